@@ -1,0 +1,57 @@
+package dev.seckill.lock;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.springframework.stereotype.Component;
+
+/** The two Redisson locks of the seckill path, named and timed from {@link LockSettings}. */
+@Component
+public class SeckillLocks {
+
+    private final RedissonClient redisson;
+    private final LockSettings settings;
+
+    SeckillLocks(RedissonClient redisson, LockSettings settings) {
+        this.redisson = redisson;
+        this.settings = settings;
+    }
+
+    /** Never waits: a second concurrent request of the same shopper for the same voucher is refused. */
+    public HeldLock lockShopper(long voucherId, long shopperId) {
+        RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
+        if (!tryLock(lock, 0, settings.shopperLease().toMillis())) {
+            throw new SeckillProblem(ProblemCode.REQUEST_IN_FLIGHT);
+        }
+        return new HeldLock(lock);
+    }
+
+    /** Waits up to the configured time, then refuses with voucher-busy. */
+    public HeldLock lockVoucher(long voucherId) {
+        RLock lock = redisson.getLock(voucherLockName(voucherId));
+        if (!tryLock(lock, settings.voucherWait().toMillis(), settings.voucherLease().toMillis())) {
+            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY);
+        }
+        return new HeldLock(lock);
+    }
+
+    String shopperLockName(long voucherId, long shopperId) {
+        return settings.prefix() + "shopper:{" + voucherId + "}:" + shopperId;
+    }
+
+    String voucherLockName(long voucherId) {
+        return settings.prefix() + "voucher:{" + voucherId + "}";
+    }
+
+    private static boolean tryLock(RLock lock, long waitMillis, long leaseMillis) {
+        try {
+            return lock.tryLock(waitMillis, leaseMillis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Interrupted while waiting for a lock");
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package dev.seckill.order;
+
+import java.util.Optional;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+interface OrderRepository extends JpaRepository<VoucherOrder, Long> {
+
+    boolean existsByUserIdAndVoucherId(long userId, long voucherId);
+
+    Optional<VoucherOrder> findByIdAndUserId(long id, long userId);
+}

@@ -1,0 +1,67 @@
+package dev.seckill.order;
+
+import java.time.Instant;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
+import org.springframework.data.domain.Persistable;
+
+/**
+ * One shopper's order of one voucher; UNIQUE(user_id, voucher_id) in the schema. The id is assigned
+ * by {@link dev.seckill.id.IdGenerator}, so the entity says it is new itself: otherwise save() would
+ * SELECT before every INSERT.
+ */
+@Entity
+@Table(name = "voucher_order")
+class VoucherOrder implements Persistable<Long> {
+
+    @Id
+    private Long id;
+
+    @Column(name = "user_id", nullable = false)
+    private long userId;
+
+    @Column(name = "voucher_id", nullable = false)
+    private long voucherId;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    private OrderStatus status;
+
+    @Column(name = "created_at", nullable = false)
+    private Instant createdAt;
+
+    @Transient
+    private boolean isNew;
+
+    protected VoucherOrder() {
+    }
+
+    VoucherOrder(long id, long userId, long voucherId, OrderStatus status, Instant createdAt) {
+        this.id = id;
+        this.userId = userId;
+        this.voucherId = voucherId;
+        this.status = status;
+        this.createdAt = createdAt;
+        this.isNew = true;
+    }
+
+    @Override
+    public Long getId() {
+        return id;
+    }
+
+    @Override
+    public boolean isNew() {
+        return isNew;
+    }
+
+    OrderView toView() {
+        return new OrderView(id, voucherId, status, createdAt);
+    }
+}

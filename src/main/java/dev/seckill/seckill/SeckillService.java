@@ -1,0 +1,72 @@
+package dev.seckill.seckill;
+
+import java.time.Clock;
+
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.order.OrderWriter;
+import dev.seckill.stock.StockCache;
+import dev.seckill.voucher.SaleWindowCache;
+import dev.seckill.voucher.VoucherStock;
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
+import org.springframework.stereotype.Service;
+
+/**
+ * The synchronous seckill path. Cheapest refusals first (memory, then one Redis GET), then the
+ * shopper's lock, one unit of cached stock, the voucher's lock and the order's transaction. Not
+ * transactional itself: the locks must outlive the transaction, so it is opened and committed inside
+ * {@link OrderWriter#create} (through its proxy) before either lock is released.
+ */
+@Service
+class SeckillService {
+
+    private final SaleWindowCache windows;
+    private final StockCache stock;
+    private final VoucherStock voucherStock;
+    private final SeckillLocks locks;
+    private final OrderWriter orders;
+    private final Clock clock;
+
+    SeckillService(SaleWindowCache windows, StockCache stock, VoucherStock voucherStock, SeckillLocks locks,
+            OrderWriter orders, Clock clock) {
+        this.windows = windows;
+        this.stock = stock;
+        this.voucherStock = voucherStock;
+        this.locks = locks;
+        this.orders = orders;
+        this.clock = clock;
+    }
+
+    long placeOrder(long shopperId, long voucherId) {
+        windows.require(voucherId).requireOpenAt(clock.instant());
+        if (stock.isSoldOut(voucherId)) {
+            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+        }
+        try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
+            takeCachedStock(voucherId);
+            boolean committed = false;
+            try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+                long orderId = orders.create(shopperId, voucherId);
+                committed = true;
+                return orderId;
+            } finally {
+                if (!committed) {
+                    stock.giveBack(voucherId);
+                }
+            }
+        }
+    }
+
+    private void takeCachedStock(long voucherId) {
+        StockCache.TakeResult taken = stock.take(voucherId);
+        if (taken == StockCache.TakeResult.NOT_CACHED) {
+            // Redis lost the counter (restart, eviction): rebuild it from MySQL, then try again.
+            voucherStock.warmCache(voucherId);
+            taken = stock.take(voucherId);
+        }
+        if (taken != StockCache.TakeResult.TAKEN) {
+            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.seckill.stock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.redisson.api.RScript;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisNoScriptException;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.core.io.ClassPathResource;
+
+/**
+ * A Lua script from the classpath, loaded into Redis once and then run by its SHA (EVALSHA), so each
+ * call sends 40 bytes instead of the script. Reloaded if Redis forgot it (restart, SCRIPT FLUSH).
+ */
+final class LuaScript {
+
+    private final RScript script;
+    private final String source;
+    private volatile String sha;
+
+    LuaScript(RedissonClient redisson, String resource) {
+        this.script = redisson.getScript(StringCodec.INSTANCE);
+        try {
+            this.source = new ClassPathResource(resource).getContentAsString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read Lua script " + resource, e);
+        }
+        this.sha = script.scriptLoad(source);
+    }
+
+    long evalLong(List<Object> keys, Object... args) {
+        try {
+            return script.<Long>evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, keys, args);
+        } catch (RedisNoScriptException e) {
+            sha = script.scriptLoad(source);
+            return script.<Long>evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, keys, args);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.seckill.stock;
+
+import java.util.List;
+import java.util.OptionalLong;
+
+import org.redisson.api.RBucket;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.stereotype.Component;
+
+/**
+ * The voucher stock counters in Redis: the seckill path's fast gate. MySQL stays the truth; a unit is
+ * taken here before an order is attempted and given back if the order does not commit, so at most
+ * the remaining stock's worth of requests ever reach the voucher lock and the database.
+ */
+@Component
+public class StockCache {
+
+    private final RedissonClient redisson;
+    private final LuaScript take;
+    private final LuaScript giveBack;
+
+    StockCache(RedissonClient redisson) {
+        this.redisson = redisson;
+        this.take = new LuaScript(redisson, "stock-take.lua");
+        this.giveBack = new LuaScript(redisson, "stock-return.lua");
+    }
+
+    /** Hash-tagged so that every key of one voucher lands in one Redis Cluster slot. */
+    static String key(long voucherId) {
+        return "seckill:{" + voucherId + "}:stock";
+    }
+
+    public void set(long voucherId, int stock) {
+        counter(voucherId).set(Integer.toString(stock));
+    }
+
+    /** Caches the stock unless a counter is already there (another instance may have warmed it). */
+    public void setIfAbsent(long voucherId, int stock) {
+        counter(voucherId).setIfAbsent(Integer.toString(stock));
+    }
+
+    public OptionalLong read(long voucherId) {
+        String value = counter(voucherId).get();
+        return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value));
+    }
+
+    /** One GET: true only when the counter exists and is at zero (a missing counter is not "sold out"). */
+    public boolean isSoldOut(long voucherId) {
+        OptionalLong stock = read(voucherId);
+        return stock.isPresent() && stock.getAsLong() <= 0;
+    }
+
+    public TakeResult take(long voucherId) {
+        long result = take.evalLong(List.of(key(voucherId)));
+        return result > 0 ? TakeResult.TAKEN : result == 0 ? TakeResult.SOLD_OUT : TakeResult.NOT_CACHED;
+    }
+
+    public void giveBack(long voucherId) {
+        giveBack.evalLong(List.of(key(voucherId)));
+    }
+
+    private RBucket<String> counter(long voucherId) {
+        return redisson.getBucket(key(voucherId), StringCodec.INSTANCE);
+    }
+
+    public enum TakeResult { TAKEN, SOLD_OUT, NOT_CACHED }
+}

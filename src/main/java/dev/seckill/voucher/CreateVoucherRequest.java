@@ -1,0 +1,29 @@
+package dev.seckill.voucher;
+
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.PositiveOrZero;
+import jakarta.validation.constraints.Size;
+
+/** Times are ISO-8601 with an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}. */
+record CreateVoucherRequest(
+        @NotBlank @Size(max = 120) String title,
+        @Size(max = 2000) String description,
+        @NotNull @DecimalMin("0.00") @DecimalMax("1000000.00") @Digits(integer = 7, fraction = 2) BigDecimal price,
+        @NotNull @PositiveOrZero @Max(VoucherLimits.MAX_STOCK) Integer stock,
+        @NotNull OffsetDateTime beginTime,
+        @NotNull OffsetDateTime endTime) {
+
+    @AssertTrue(message = "endTime must be after beginTime")
+    boolean isEndAfterBegin() {
+        return beginTime == null || endTime == null || endTime.isAfter(beginTime);
+    }
+}

@@ -1,0 +1,21 @@
+package dev.seckill.voucher;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+import org.springframework.data.jpa.repository.Modifying;
+import org.springframework.data.jpa.repository.Query;
+import org.springframework.data.repository.query.Param;
+
+public interface SeckillVoucherRepository extends JpaRepository<SeckillVoucher, Long> {
+
+    /**
+     * The database's own guard against overselling: the row is changed only while stock remains.
+     * Returns the number of rows changed; 0 means sold out, whatever any cache said.
+     */
+    @Modifying
+    @Query("update SeckillVoucher v set v.stock = v.stock - 1 where v.voucherId = :voucherId and v.stock > 0")
+    int takeOne(@Param("voucherId") long voucherId);
+
+    @Modifying(clearAutomatically = true)
+    @Query("update SeckillVoucher v set v.stock = :stock, v.initialStock = :initialStock where v.voucherId = :voucherId")
+    int resetStock(@Param("voucherId") long voucherId, @Param("stock") int stock, @Param("initialStock") int initialStock);
+}

@@ -1,0 +1,6 @@
+package dev.seckill.voucher;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+interface VoucherRepository extends JpaRepository<Voucher, Long> {
+}

@@ -1,0 +1,121 @@
+package dev.seckill.voucher;
+
+import java.time.Clock;
+import java.util.List;
+
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.stock.StockCache;
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
+import org.springframework.data.domain.PageRequest;
+import org.springframework.data.domain.Sort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Creating, reading and re-stocking vouchers. Redis is written only after MySQL has committed, so
+ * the cache never announces stock the database does not have; a reset also holds the voucher's lock,
+ * so no order is half-way through while both change.
+ */
+@Service
+class VoucherService {
+
+    private final VoucherRepository vouchers;
+    private final SeckillVoucherRepository seckillVouchers;
+    private final StockCache stock;
+    private final SaleWindowCache windows;
+    private final SeckillLocks locks;
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate tx;
+    private final Clock clock;
+
+    VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
+            SaleWindowCache windows, SeckillLocks locks, JdbcTemplate jdbc, TransactionTemplate tx, Clock clock) {
+        this.vouchers = vouchers;
+        this.seckillVouchers = seckillVouchers;
+        this.stock = stock;
+        this.windows = windows;
+        this.locks = locks;
+        this.jdbc = jdbc;
+        this.tx = tx;
+        this.clock = clock;
+    }
+
+    VoucherView create(CreateVoucherRequest request) {
+        VoucherView created = tx.execute(status -> {
+            Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
+                    request.price(), clock.instant()));
+            SeckillVoucher sale = seckillVouchers.save(new SeckillVoucher(voucher.getId(), request.stock(),
+                    request.beginTime().toInstant(), request.endTime().toInstant()));
+            return view(voucher, sale);
+        });
+        stock.set(created.id(), created.stock());
+        windows.remember(created.id(), new SaleWindow(created.beginTime(), created.endTime()));
+        return created;
+    }
+
+    @Transactional(readOnly = true)
+    VoucherView find(long voucherId) {
+        SeckillVoucher sale = requireSale(voucherId);
+        return view(vouchers.getReferenceById(voucherId), sale);
+    }
+
+    @Transactional(readOnly = true)
+    List<VoucherView> newest(int limit) {
+        return vouchers.findAll(PageRequest.of(0, limit, Sort.by(Sort.Direction.DESC, "id"))).stream()
+                .flatMap(voucher -> seckillVouchers.findById(voucher.getId()).map(sale -> view(voucher, sale)).stream())
+                .toList();
+    }
+
+    VoucherView resetStock(long voucherId, StockResetRequest request) {
+        if (!seckillVouchers.existsById(voucherId)) {
+            throw notFound(voucherId);
+        }
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            VoucherView reset = tx.execute(status -> {
+                if (request.deletesOrders()) {
+                    jdbc.update("DELETE FROM voucher_order WHERE voucher_id = ?", voucherId);
+                }
+                long orders = countOrders(voucherId);
+                seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));
+                return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
+            });
+            stock.set(voucherId, request.stock());
+            return reset;
+        }
+    }
+
+    @Transactional(readOnly = true)
+    VoucherAudit audit(long voucherId) {
+        SeckillVoucher sale = requireSale(voucherId);
+        long orders = countOrders(voucherId);
+        long distinctBuyers = jdbc.queryForObject(
+                "SELECT COUNT(DISTINCT user_id) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
+        long duplicateBuyers = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT user_id FROM voucher_order "
+                + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
+        Long redisStock = stock.read(voucherId).stream().boxed().findFirst().orElse(null);
+        return VoucherAudit.of(voucherId, sale.getInitialStock(), sale.getStock(), redisStock, orders,
+                distinctBuyers, duplicateBuyers);
+    }
+
+    private long countOrders(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
+    }
+
+    private SeckillVoucher requireSale(long voucherId) {
+        return seckillVouchers.findById(voucherId).orElseThrow(() -> notFound(voucherId));
+    }
+
+    private static SeckillProblem notFound(long voucherId) {
+        return new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+    }
+
+    static VoucherView view(Voucher voucher, SeckillVoucher sale) {
+        SaleWindow window = sale.window();
+        return new VoucherView(voucher.getId(), voucher.getTitle(), voucher.getDescription(), voucher.getPrice(),
+                sale.getStock(), sale.getInitialStock(), window.begin(), window.end());
+    }
+}

@@ -1,0 +1,8 @@
+package dev.seckill.voucher;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+
+record VoucherView(long id, String title, String description, BigDecimal price, int stock, int initialStock,
+        Instant beginTime, Instant endTime) {
+}

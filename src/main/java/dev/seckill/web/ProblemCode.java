@@ -1,0 +1,58 @@
+package dev.seckill.web;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * Every refusal the API can give. The {@code code} string is part of the API contract: clients
+ * (and the JMeter plans) branch on it, so never rename one; add new ones instead.
+ */
+public enum ProblemCode {
+    VOUCHER_NOT_FOUND("voucher-not-found", HttpStatus.NOT_FOUND, "Voucher not found"),
+    SALE_NOT_STARTED("sale-not-started", HttpStatus.CONFLICT, "The sale has not started yet"),
+    SALE_ENDED("sale-ended", HttpStatus.CONFLICT, "The sale has ended"),
+    SOLD_OUT("sold-out", HttpStatus.CONFLICT, "Sold out"),
+    ALREADY_ORDERED("already-ordered", HttpStatus.CONFLICT, "This shopper already ordered this voucher"),
+    REQUEST_IN_FLIGHT("request-in-flight", HttpStatus.TOO_MANY_REQUESTS,
+            "Another request of this shopper for this voucher is being processed"),
+    VOUCHER_BUSY("voucher-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many orders in progress for this voucher"),
+    ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
+
+    TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
+    TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),
+    TOKEN_EXPIRED("token-expired", HttpStatus.UNAUTHORIZED, "The shopper token has expired"),
+    ADMIN_CREDENTIALS_MISSING("admin-credentials-missing", HttpStatus.UNAUTHORIZED, "Admin credentials are required"),
+    ADMIN_CREDENTIALS_INVALID("admin-credentials-invalid", HttpStatus.UNAUTHORIZED, "Admin credentials are wrong"),
+
+    VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "The request is invalid"),
+    INVALID_PARAMETER("invalid-parameter", HttpStatus.BAD_REQUEST, "A path or query parameter is invalid"),
+    MISSING_PARAMETER("missing-parameter", HttpStatus.BAD_REQUEST, "A required parameter is missing"),
+    MALFORMED_BODY("malformed-body", HttpStatus.BAD_REQUEST, "The request body is not valid JSON for this endpoint"),
+    BODY_TOO_LARGE("body-too-large", HttpStatus.CONTENT_TOO_LARGE, "The request body is too large"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported content type"),
+    NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "No acceptable representation"),
+    METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
+    NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "No such resource"),
+    INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
+
+    private final String code;
+    private final HttpStatus status;
+    private final String title;
+
+    ProblemCode(String code, HttpStatus status, String title) {
+        this.code = code;
+        this.status = status;
+        this.title = title;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.seckill.seckill;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.support.Api.Response;
+import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Every answer of POST /seckill/{id} and GET /orders/{id}, each through a real instance. */
+class SeckillRefusalsIT extends IntegrationTest {
+
+    @Autowired
+    SeckillLocks locks;
+
+    @Test
+    void placesAnOrderAndTheShopperCanReadItBack() {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+
+        Response placed = api.seckill(voucherId, token).expectStatus(201);
+        assertThat(placed.instanceId()).isEqualTo("test-instance");
+        String orderId = placed.json().path("orderId").asString();
+
+        JsonNode order = api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json();
+        assertThat(order.path("orderId").asString()).isEqualTo(orderId);
+        assertThat(order.path("voucherId").asLong()).isEqualTo(voucherId);
+        assertThat(order.path("status").asString()).isEqualTo("CONFIRMED");
+
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("dbStock").asInt()).isEqualTo(4);
+        assertThat(audit.path("redisStock").asLong()).isEqualTo(4);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+    }
+
+    @Test
+    void anotherShoppersOrderIsNotFound() {
+        long voucherId = api.createVoucher(5);
+        List<String> tokens = api.mintShoppers(2);
+        String orderId = api.seckill(voucherId, tokens.get(0)).expectStatus(201).json().path("orderId").asString();
+
+        Response response = api.get("/orders/" + orderId, "Authorization", "Bearer " + tokens.get(1));
+
+        assertProblem(response, 404, "order-not-found");
+    }
+
+    @Test
+    void unknownVoucher() {
+        assertProblem(api.seckill(987_654_321L, api.mintShoppers(1).get(0)), 404, "voucher-not-found");
+    }
+
+    @Test
+    void saleNotStarted() {
+        Instant now = Instant.now();
+        long voucherId = api.createVoucher(5, now.plusSeconds(3600), now.plusSeconds(7200));
+
+        assertProblem(api.seckill(voucherId, api.mintShoppers(1).get(0)), 409, "sale-not-started");
+        assertThat(api.audit(voucherId).path("dbStock").asInt()).isEqualTo(5);
+    }
+
+    @Test
+    void saleEnded() {
+        Instant now = Instant.now();
+        long voucherId = api.createVoucher(5, now.minusSeconds(7200), now.minusSeconds(3600));
+
+        assertProblem(api.seckill(voucherId, api.mintShoppers(1).get(0)), 409, "sale-ended");
+    }
+
+    @Test
+    void soldOut() {
+        long voucherId = api.createVoucher(1);
+        List<String> tokens = api.mintShoppers(2);
+        api.seckill(voucherId, tokens.get(0)).expectStatus(201);
+
+        assertProblem(api.seckill(voucherId, tokens.get(1)), 409, "sold-out");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+    }
+
+    @Test
+    void alreadyOrderedGivesTheCachedUnitBack() {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        api.seckill(voucherId, token).expectStatus(201);
+
+        assertProblem(api.seckill(voucherId, token), 409, "already-ordered");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("redisStock").asLong()).isEqualTo(4);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+    }
+
+    @Test
+    void requestInFlightWhileTheSameShopperHoldsTheLock() throws Exception {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        long shopperId = Long.parseLong(token.substring(0, token.indexOf('.')));
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService holder = Executors.newSingleThreadExecutor();
+        try {
+            // Redisson locks belong to a thread: take and release it on the same one.
+            holder.submit(() -> {
+                try (HeldLock held = locks.lockShopper(voucherId, shopperId)) {
+                    locked.countDown();
+                    release.await(10, TimeUnit.SECONDS);
+                }
+                return null;
+            });
+            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertProblem(api.seckill(voucherId, token), 429, "request-in-flight");
+        } finally {
+            release.countDown();
+            holder.shutdown();
+            assertThat(holder.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(api.audit(voucherId).path("redisStock").asLong()).isEqualTo(5);
+        api.seckill(voucherId, token).expectStatus(201);
+    }
+
+    @Test
+    void missingToken() {
+        long voucherId = api.createVoucher(5);
+        assertProblem(api.post("/seckill/" + voucherId, null), 401, "token-missing");
+    }
+
+    @Test
+    void malformedTokens() {
+        long voucherId = api.createVoucher(5);
+        for (String header : List.of("Bearer ", "Bearer not-a-token", "Bearer 1.2", "Bearer 1.2.3.%%%",
+                "Basic dXNlcjpwYXNz", "Bearer " + "x".repeat(500))) {
+            Response response = api.post("/seckill/" + voucherId, null, "Authorization", header);
+            assertThat(response.status()).as(header).isEqualTo(401);
+            assertThat(response.code()).as(header).isIn("token-invalid", "token-missing");
+        }
+        assertThat(api.audit(voucherId).path("dbStock").asInt()).isEqualTo(5);
+    }
+
+    @Test
+    void forgedToken() {
+        long voucherId = api.createVoucher(5);
+        long future = Instant.now().plusSeconds(3600).getEpochSecond();
+        String forged = sign("42." + future, "some-other-secret-of-sufficient-length-0123");
+
+        assertProblem(api.seckill(voucherId, forged), 401, "token-invalid");
+
+        String real = api.mintShoppers(1).get(0);
+        String[] parts = real.split("\\.");
+        String otherShopper = (Long.parseLong(parts[0]) + 1) + "." + parts[1] + "." + parts[2];
+        assertProblem(api.seckill(voucherId, otherShopper), 401, "token-invalid");
+        assertThat(api.audit(voucherId).path("orders").asLong()).isZero();
+    }
+
+    @Test
+    void expiredToken() {
+        long voucherId = api.createVoucher(5);
+        String expired = sign("42." + Instant.now().minusSeconds(1).getEpochSecond(), TestServers.TOKEN_SECRET);
+
+        assertProblem(api.seckill(voucherId, expired), 401, "token-expired");
+    }
+
+    static void assertProblem(Response response, int status, String code) {
+        assertThat(response.status()).as(response.body()).isEqualTo(status);
+        assertThat(response.contentType()).startsWith("application/problem+json");
+        assertThat(response.code()).isEqualTo(code);
+        assertThat(response.instanceId()).isNotBlank();
+    }
+
+    private static String sign(String payload, String secret) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            byte[] signature = mac.doFinal(payload.getBytes(StandardCharsets.US_ASCII));
+            return payload + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

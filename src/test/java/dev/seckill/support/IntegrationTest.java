@@ -1,0 +1,29 @@
+package dev.seckill.support;
+
+import dev.seckill.SeckillApplication;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** One real instance on a random port, against the servers {@link TestServers} found. */
+@SpringBootTest(classes = SeckillApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "seckill.web.instance-id=test-instance")
+public abstract class IntegrationTest {
+
+    @LocalServerPort
+    protected int port;
+
+    protected Api api;
+
+    @DynamicPropertySource
+    static void servers(DynamicPropertyRegistry registry) {
+        TestServers.properties().forEach((name, value) -> registry.add(name, () -> value));
+    }
+
+    @BeforeEach
+    void connect() {
+        api = new Api(port);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.seckill.support;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.mysql.MySQLContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * Where the integration tests find MySQL and Redis, decided once per test JVM:
+ * <ol>
+ *   <li>{@code SECKILL_TEST_DB_URL} (+ {@code _USER}, {@code _PASSWORD}) and {@code SECKILL_TEST_REDIS_HOST}
+ *       ({@code _PORT}) when set;</li>
+ *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (CI and the dev machines run
+ *       MariaDB and Redis there), using the database {@code seckill_test};</li>
+ *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs.</li>
+ * </ol>
+ * Tests never share state by accident: each creates its own voucher and shoppers.
+ */
+public final class TestServers {
+
+    public static final String ADMIN_USER = "test-admin";
+    public static final String ADMIN_PASSWORD = "test-admin-password";
+    public static final String TOKEN_SECRET = "test-token-secret-that-is-long-enough-0123456789";
+
+    private static Map<String, String> properties;
+
+    private TestServers() {
+    }
+
+    /** Spring properties pointing an application instance at the test servers. */
+    public static synchronized Map<String, String> properties() {
+        if (properties == null) {
+            properties = resolve();
+        }
+        return properties;
+    }
+
+    private static Map<String, String> resolve() {
+        Map<String, String> props = new LinkedHashMap<>();
+        props.put("seckill.auth.admin-user", ADMIN_USER);
+        props.put("seckill.auth.admin-password", ADMIN_PASSWORD);
+        props.put("seckill.auth.token-secret", TOKEN_SECRET);
+
+        String dbUrl = System.getenv("SECKILL_TEST_DB_URL");
+        String redisHost = System.getenv("SECKILL_TEST_REDIS_HOST");
+        if (dbUrl != null && redisHost != null) {
+            props.put("spring.datasource.url", dbUrl);
+            props.put("spring.datasource.username", env("SECKILL_TEST_DB_USER", "root"));
+            props.put("spring.datasource.password", env("SECKILL_TEST_DB_PASSWORD", ""));
+            props.put("spring.data.redis.host", redisHost);
+            props.put("spring.data.redis.port", env("SECKILL_TEST_REDIS_PORT", "6379"));
+        } else if (listening(3306) && listening(6379)) {
+            props.put("spring.datasource.url", "jdbc:mysql://127.0.0.1:3306/seckill_test?createDatabaseIfNotExist=true");
+            props.put("spring.datasource.username", "root");
+            props.put("spring.datasource.password", "");
+            props.put("spring.data.redis.host", "127.0.0.1");
+            props.put("spring.data.redis.port", "6379");
+        } else if (DockerClientFactory.instance().isDockerAvailable()) {
+            startContainers(props);
+        } else {
+            throw new IllegalStateException("The integration tests need MySQL/MariaDB and Redis: none listens on "
+                    + "127.0.0.1:3306/6379, SECKILL_TEST_DB_URL/SECKILL_TEST_REDIS_HOST are not set and Docker "
+                    + "is not available. Start them (see README, 'Running the tests').");
+        }
+        return Map.copyOf(props);
+    }
+
+    @SuppressWarnings("resource") // they live as long as the test JVM; Testcontainers' reaper removes them
+    private static void startContainers(Map<String, String> props) {
+        MySQLContainer mysql = new MySQLContainer(DockerImageName.parse("mysql:8.4")).withDatabaseName("seckill_test");
+        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
+        mysql.start();
+        redis.start();
+        props.put("spring.datasource.url", mysql.getJdbcUrl());
+        props.put("spring.datasource.username", mysql.getUsername());
+        props.put("spring.datasource.password", mysql.getPassword());
+        props.put("spring.data.redis.host", redis.getHost());
+        props.put("spring.data.redis.port", String.valueOf(redis.getMappedPort(6379)));
+    }
+
+    private static boolean listening(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+}
