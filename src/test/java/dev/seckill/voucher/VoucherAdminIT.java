@@ -1,0 +1,74 @@
+package dev.seckill.voucher;
+
+import java.util.List;
+
+import dev.seckill.support.IntegrationTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class VoucherAdminIT extends IntegrationTest {
+
+    @Test
+    void createsAVoucherAndWarmsRedis() {
+        JsonNode created = api.asAdmin("POST", "/admin/vouchers", """
+                {"title":"  Flash  ","description":"half price","price":4.50,"stock":7,
+                 "beginTime":"2026-01-01T08:00:00+08:00","endTime":"2030-01-01T00:00:00Z"}""")
+                .expectStatus(201).json();
+
+        long id = created.path("id").asLong();
+        assertThat(created.path("title").asString()).isEqualTo("Flash");
+        assertThat(created.path("beginTime").asString()).isEqualTo("2026-01-01T00:00:00Z");
+        assertThat(created.path("stock").asInt()).isEqualTo(7);
+        JsonNode audit = api.audit(id);
+        assertThat(audit.path("redisStock").asLong()).isEqualTo(7);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+        assertThat(api.get("/vouchers/" + id).expectStatus(200).json().path("price").decimalValue())
+                .isEqualByComparingTo("4.50");
+        assertThat(api.get("/vouchers").expectStatus(200).json().findValues("id")).anySatisfy(
+                node -> assertThat(node.asLong()).isEqualTo(id));
+    }
+
+    @Test
+    void stockResetKeepsOrdersUnlessAsked() {
+        long id = api.createVoucher(2);
+        List<String> tokens = api.mintShoppers(3);
+        api.seckill(id, tokens.get(0)).expectStatus(201);
+        api.seckill(id, tokens.get(1)).expectStatus(201);
+        api.seckill(id, tokens.get(2)).expectStatus(409);
+
+        JsonNode reset = api.asAdmin("PUT", "/admin/vouchers/" + id + "/stock", "{\"stock\":5}").expectStatus(200).json();
+        assertThat(reset.path("stock").asInt()).isEqualTo(5);
+        assertThat(reset.path("initialStock").asInt()).isEqualTo(7);
+        JsonNode audit = api.audit(id);
+        assertThat(audit.path("orders").asLong()).isEqualTo(2);
+        assertThat(audit.path("redisStock").asLong()).isEqualTo(5);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+        api.seckill(id, tokens.get(2)).expectStatus(201);
+        api.seckill(id, tokens.get(0)).expectStatus(409);
+
+        api.asAdmin("PUT", "/admin/vouchers/" + id + "/stock", "{\"stock\":3,\"deleteOrders\":true}").expectStatus(200);
+        audit = api.audit(id);
+        assertThat(audit.path("orders").asLong()).isZero();
+        assertThat(audit.path("initialStock").asInt()).isEqualTo(3);
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+        api.seckill(id, tokens.get(0)).expectStatus(201);
+    }
+
+    @Test
+    void mintsShoppersAsJsonOrCsv() {
+        JsonNode json = api.asAdmin("POST", "/admin/shoppers?count=3", null).expectStatus(201).json();
+        assertThat(json.path("count").asInt()).isEqualTo(3);
+        assertThat(json.path("shoppers")).hasSize(3);
+        assertThat(json.path("shoppers").get(0).path("token").asString()).matches("\\d+\\.\\d+\\.[\\w-]+");
+
+        assertThat(api.mintShoppers(4)).hasSize(4).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void unknownVoucherAudit() {
+        assertThat(api.asAdmin("GET", "/admin/vouchers/987654321/audit", null).expectStatus(404).code())
+                .isEqualTo("voucher-not-found");
+    }
+}
