@@ -65,6 +65,11 @@ class BadInputIT extends IntegrationTest {
     }
 
     @Test
+    void pingIsPublicAndTiny() {
+        assertThat(api.get("/ping").expectStatus(200).body()).isEqualTo("pong");
+    }
+
+    @Test
     void actuatorHealthIsPublicAndTheRestIsNot() {
         assertThat(api.get("/actuator/health").expectStatus(200).json().path("status").asString()).isEqualTo("UP");
         assertProblem(api.get("/actuator/metrics"), 401, "admin-credentials-missing");
