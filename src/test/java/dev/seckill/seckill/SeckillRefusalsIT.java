@@ -58,12 +58,12 @@ class SeckillRefusalsIT extends IntegrationTest {
 
         Response response = api.get("/orders/" + orderId, "Authorization", "Bearer " + tokens.get(1));
 
-        assertProblem(response, 404, "order-not-found");
+        response.expectProblem(404, "order-not-found");
     }
 
     @Test
     void unknownVoucher() {
-        assertProblem(api.seckill(987_654_321L, api.mintShoppers(1).get(0)), 404, "voucher-not-found");
+        api.seckill(987_654_321L, api.mintShoppers(1).get(0)).expectProblem(404, "voucher-not-found");
     }
 
     @Test
@@ -71,7 +71,7 @@ class SeckillRefusalsIT extends IntegrationTest {
         Instant now = Instant.now();
         long voucherId = api.createVoucher(5, now.plusSeconds(3600), now.plusSeconds(7200));
 
-        assertProblem(api.seckill(voucherId, api.mintShoppers(1).get(0)), 409, "sale-not-started");
+        api.seckill(voucherId, api.mintShoppers(1).get(0)).expectProblem(409, "sale-not-started");
         assertThat(api.audit(voucherId).path("dbStock").asInt()).isEqualTo(5);
     }
 
@@ -80,7 +80,7 @@ class SeckillRefusalsIT extends IntegrationTest {
         Instant now = Instant.now();
         long voucherId = api.createVoucher(5, now.minusSeconds(7200), now.minusSeconds(3600));
 
-        assertProblem(api.seckill(voucherId, api.mintShoppers(1).get(0)), 409, "sale-ended");
+        api.seckill(voucherId, api.mintShoppers(1).get(0)).expectProblem(409, "sale-ended");
     }
 
     @Test
@@ -89,7 +89,7 @@ class SeckillRefusalsIT extends IntegrationTest {
         List<String> tokens = api.mintShoppers(2);
         api.seckill(voucherId, tokens.get(0)).expectStatus(201);
 
-        assertProblem(api.seckill(voucherId, tokens.get(1)), 409, "sold-out");
+        api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out");
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
         assertThat(audit.path("consistent").asBoolean()).isTrue();
@@ -101,7 +101,7 @@ class SeckillRefusalsIT extends IntegrationTest {
         String token = api.mintShoppers(1).get(0);
         api.seckill(voucherId, token).expectStatus(201);
 
-        assertProblem(api.seckill(voucherId, token), 409, "already-ordered");
+        api.seckill(voucherId, token).expectProblem(409, "already-ordered");
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
         assertThat(audit.path("redisStock").asLong()).isEqualTo(4);
@@ -127,7 +127,7 @@ class SeckillRefusalsIT extends IntegrationTest {
             });
             assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
 
-            assertProblem(api.seckill(voucherId, token), 429, "request-in-flight");
+            api.seckill(voucherId, token).expectProblem(429, "request-in-flight");
         } finally {
             release.countDown();
             holder.shutdown();
@@ -140,7 +140,7 @@ class SeckillRefusalsIT extends IntegrationTest {
     @Test
     void missingToken() {
         long voucherId = api.createVoucher(5);
-        assertProblem(api.post("/seckill/" + voucherId, null), 401, "token-missing");
+        api.post("/seckill/" + voucherId, null).expectProblem(401, "token-missing");
     }
 
     @Test
@@ -161,12 +161,12 @@ class SeckillRefusalsIT extends IntegrationTest {
         long future = Instant.now().plusSeconds(3600).getEpochSecond();
         String forged = sign("42." + future, "some-other-secret-of-sufficient-length-0123");
 
-        assertProblem(api.seckill(voucherId, forged), 401, "token-invalid");
+        api.seckill(voucherId, forged).expectProblem(401, "token-invalid");
 
         String real = api.mintShoppers(1).get(0);
         String[] parts = real.split("\\.");
         String otherShopper = (Long.parseLong(parts[0]) + 1) + "." + parts[1] + "." + parts[2];
-        assertProblem(api.seckill(voucherId, otherShopper), 401, "token-invalid");
+        api.seckill(voucherId, otherShopper).expectProblem(401, "token-invalid");
         assertThat(api.audit(voucherId).path("orders").asLong()).isZero();
     }
 
@@ -175,15 +175,9 @@ class SeckillRefusalsIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         String expired = sign("42." + Instant.now().minusSeconds(1).getEpochSecond(), TestServers.TOKEN_SECRET);
 
-        assertProblem(api.seckill(voucherId, expired), 401, "token-expired");
+        api.seckill(voucherId, expired).expectProblem(401, "token-expired");
     }
 
-    static void assertProblem(Response response, int status, String code) {
-        assertThat(response.status()).as(response.body()).isEqualTo(status);
-        assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.code()).isEqualTo(code);
-        assertThat(response.instanceId()).isNotBlank();
-    }
 
     private static String sign(String payload, String secret) {
         try {

@@ -122,6 +122,16 @@ public final class Api {
             return json().path("code").asString(null);
         }
 
+        /** An RFC 9457 problem with this status and stable code, naming the instance that answered. */
+        public Response expectProblem(int expectedStatus, String expectedCode) {
+            if (status != expectedStatus || !contentType.startsWith("application/problem+json")
+                    || !expectedCode.equals(code()) || instanceId == null || instanceId.isBlank()) {
+                throw new AssertionError("Expected a " + expectedStatus + " problem '" + expectedCode + "' but got "
+                        + status + " " + contentType + " (instance " + instanceId + "): " + body);
+            }
+            return this;
+        }
+
         public Response expectStatus(int... expected) {
             if (Arrays.stream(expected).noneMatch(s -> s == status)) {
                 throw new AssertionError("Expected HTTP " + Arrays.toString(expected) + " but got " + status + ": " + body);

@@ -36,32 +36,31 @@ class BadInputIT extends IntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"abc", "1.5", "99999999999999999999999", "%20"})
     void nonNumericVoucherId(String id) {
-        assertProblem(api.post("/seckill/" + id, null, "Authorization", "Bearer " + token), 400, "invalid-parameter");
+        api.post("/seckill/" + id, null, "Authorization", "Bearer " + token).expectProblem(400, "invalid-parameter");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"-1", "0"})
     void negativeOrZeroVoucherId(String id) {
-        assertProblem(api.post("/seckill/" + id, null, "Authorization", "Bearer " + token), 400, "validation-failed");
+        api.post("/seckill/" + id, null, "Authorization", "Bearer " + token).expectProblem(400, "validation-failed");
     }
 
     @Test
     void adminCallWithoutCredentials() {
-        assertProblem(api.post("/admin/vouchers", validVoucher()), 401, "admin-credentials-missing");
-        assertProblem(api.get("/admin/vouchers/" + voucherId + "/audit"), 401, "admin-credentials-missing");
-        assertProblem(api.post("/admin/shoppers?count=5", null), 401, "admin-credentials-missing");
+        api.post("/admin/vouchers", validVoucher()).expectProblem(401, "admin-credentials-missing");
+        api.get("/admin/vouchers/" + voucherId + "/audit").expectProblem(401, "admin-credentials-missing");
+        api.post("/admin/shoppers?count=5", null).expectProblem(401, "admin-credentials-missing");
     }
 
     @Test
     void adminCallWithWrongCredentials() {
         String wrong = "Basic " + java.util.Base64.getEncoder().encodeToString("test-admin:guess".getBytes());
-        assertProblem(api.post("/admin/vouchers", validVoucher(), "Authorization", wrong), 401, "admin-credentials-invalid");
-        assertProblem(api.put("/admin/vouchers/" + voucherId + "/stock", "{\"stock\":0}", "Authorization", wrong),
-                401, "admin-credentials-invalid");
-        assertProblem(api.post("/admin/vouchers", validVoucher(), "Authorization", "Basic !!!"), 401,
-                "admin-credentials-invalid");
-        assertProblem(api.post("/admin/vouchers", validVoucher(), "Authorization", "Bearer " + token), 401,
-                "admin-credentials-missing");
+        api.post("/admin/vouchers", validVoucher(), "Authorization", wrong).expectProblem(401, "admin-credentials-invalid");
+        api.put("/admin/vouchers/" + voucherId + "/stock", "{\"stock\":0}", "Authorization", wrong)
+                .expectProblem(401, "admin-credentials-invalid");
+        api.post("/admin/vouchers", validVoucher(), "Authorization", "Basic !!!")
+                .expectProblem(401, "admin-credentials-invalid");
+        api.post("/admin/vouchers", validVoucher(), "Authorization", "Bearer " + token).expectProblem(401, "admin-credentials-missing");
     }
 
     @Test
@@ -72,7 +71,7 @@ class BadInputIT extends IntegrationTest {
     @Test
     void actuatorHealthIsPublicAndTheRestIsNot() {
         assertThat(api.get("/actuator/health").expectStatus(200).json().path("status").asString()).isEqualTo("UP");
-        assertProblem(api.get("/actuator/metrics"), 401, "admin-credentials-missing");
+        api.get("/actuator/metrics").expectProblem(401, "admin-credentials-missing");
         assertThat(api.asAdmin("GET", "/actuator/metrics", null).status()).isEqualTo(200);
     }
 
@@ -90,7 +89,7 @@ class BadInputIT extends IntegrationTest {
             "{\"title\":\"No times\",\"price\":1.00,\"stock\":1}",
             "{\"title\":\"No stock\",\"price\":1.00," + VALID_TIMES + "}"})
     void invalidVoucher(String body) {
-        assertProblem(api.asAdmin("POST", "/admin/vouchers", body), 400, "validation-failed");
+        api.asAdmin("POST", "/admin/vouchers", body).expectProblem(400, "validation-failed");
     }
 
     @ParameterizedTest
@@ -104,33 +103,32 @@ class BadInputIT extends IntegrationTest {
             "{\"title\":\"Bad time\",\"price\":1.00,\"stock\":1,\"beginTime\":\"yesterday\",\"endTime\":\"2030-01-01T00:00:00Z\"}",
             "{\"title\":\"No offset\",\"price\":1.00,\"stock\":1,\"beginTime\":\"2026-01-01T00:00:00\",\"endTime\":\"2030-01-01T00:00:00Z\"}"})
     void malformedVoucherBody(String body) {
-        assertProblem(api.asAdmin("POST", "/admin/vouchers", body), 400, "malformed-body");
+        api.asAdmin("POST", "/admin/vouchers", body).expectProblem(400, "malformed-body");
     }
 
     @Test
     void emptyBody() {
-        assertProblem(api.asAdmin("POST", "/admin/vouchers", ""), 400, "malformed-body");
+        api.asAdmin("POST", "/admin/vouchers", "").expectProblem(400, "malformed-body");
     }
 
     @Test
     void oversizedBody() {
         String huge = "{\"title\":\"" + "x".repeat(20_000) + "\",\"price\":1.00,\"stock\":1," + VALID_TIMES + "}";
-        assertProblem(api.asAdmin("POST", "/admin/vouchers", huge), 413, "body-too-large");
+        api.asAdmin("POST", "/admin/vouchers", huge).expectProblem(413, "body-too-large");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"{\"stock\":-1}", "{\"stock\":-1,\"deleteOrders\":true}", "{}", "{\"stock\":null}",
             "{\"stock\":20000000}"})
     void negativeOrMissingStockReset(String body) {
-        assertProblem(api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", body), 400, "validation-failed");
+        api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", body).expectProblem(400, "validation-failed");
     }
 
     @Test
     void malformedStockReset() {
-        assertProblem(api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":\"ten\"}"), 400,
-                "malformed-body");
-        assertProblem(api.asAdmin("PUT", "/admin/vouchers/abc/stock", "{\"stock\":1}"), 400, "invalid-parameter");
-        assertProblem(api.asAdmin("PUT", "/admin/vouchers/987654321/stock", "{\"stock\":1}"), 404, "voucher-not-found");
+        api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":\"ten\"}").expectProblem(400, "malformed-body");
+        api.asAdmin("PUT", "/admin/vouchers/abc/stock", "{\"stock\":1}").expectProblem(400, "invalid-parameter");
+        api.asAdmin("PUT", "/admin/vouchers/987654321/stock", "{\"stock\":1}").expectProblem(404, "voucher-not-found");
     }
 
     @ParameterizedTest
@@ -143,8 +141,8 @@ class BadInputIT extends IntegrationTest {
 
     @Test
     void wrongMethodAndUnknownPath() {
-        assertProblem(api.get("/seckill/" + voucherId, "Authorization", "Bearer " + token), 405, "method-not-allowed");
-        assertProblem(api.get("/no/such/page"), 404, "not-found");
+        api.get("/seckill/" + voucherId, "Authorization", "Bearer " + token).expectProblem(405, "method-not-allowed");
+        api.get("/no/such/page").expectProblem(404, "not-found");
     }
 
     @Test
@@ -172,11 +170,6 @@ class BadInputIT extends IntegrationTest {
         return "{\"title\":\"Valid\",\"price\":1.00,\"stock\":1,\"beginTime\":\"" + Instant.now() + "\",\"endTime\":\"2030-01-01T00:00:00Z\"}";
     }
 
-    private static void assertProblem(Response response, int status, String code) {
-        assertThat(response.status()).as(response.body()).isEqualTo(status);
-        assertThat(response.contentType()).startsWith("application/problem+json");
-        assertThat(response.code()).as(response.body()).isEqualTo(code);
-    }
 
     record Snapshot(long vouchers, long shoppers, long orders, int dbStock, int initialStock, long redisStock) {
     }
