@@ -16,6 +16,7 @@ public enum ProblemCode {
             "Another request of this shopper for this voucher is being processed"),
     VOUCHER_BUSY("voucher-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many orders in progress for this voucher"),
     ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
+    ORDERS_PENDING("orders-pending", HttpStatus.CONFLICT, "Accepted orders are still on their way to MySQL"),
 
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),
