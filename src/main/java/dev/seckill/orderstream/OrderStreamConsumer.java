@@ -149,15 +149,15 @@ class OrderStreamConsumer implements SmartLifecycle {
                 if (claim) {
                     batch.addAll(stream.claimIdle(voucherId, name, settings.batchSize()));
                 }
-                if (!batch.isEmpty()) {
-                    process(voucherId, batch);
+                if (!batch.isEmpty() && process(voucherId, batch) > 0) {
                     worked = true;
                 }
             }
             return worked;
         }
 
-        private void process(long voucherId, List<QueuedOrder> batch) {
+        /** Returns how many orders it settled; the rest stay delivered to this consumer for later. */
+        private int process(long voucherId, List<QueuedOrder> batch) {
             Set<Long> shoppers = new HashSet<>();
             batch.forEach(order -> shoppers.add(order.shopperId()));
             try (HeldShopperLocks held = locks.tryLockShoppers(voucherId, shoppers)) {
@@ -170,6 +170,7 @@ class OrderStreamConsumer implements SmartLifecycle {
                 List<QueuedOrder> todo = mine.stream().filter(o -> pending.contains(o.orderId())).toList();
                 // Orders no longer pending were acknowledged or given up by whoever held them before.
                 persist(voucherId, todo);
+                return todo.size();
             }
         }
 
