@@ -8,21 +8,12 @@ import java.util.Set;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.orderstream.OrderBatchWriter.NewOrder;
-import java.net.ConnectException;
-import java.sql.SQLRecoverableException;
-import java.sql.SQLTransientException;
-import java.util.concurrent.CompletionException;
-
-import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.NonTransientDataAccessException;
-import org.springframework.dao.RecoverableDataAccessException;
-import org.springframework.dao.TransientDataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
-import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * Moves accepted orders from the voucher streams into MySQL. Each instance runs its own consumer
@@ -44,14 +35,17 @@ class OrderStreamConsumer implements SmartLifecycle {
     private final OrderBatchWriter writer;
     private final SeckillLocks locks;
     private final StreamSettings settings;
+    private final JdbcTemplate jdbc;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
 
-    OrderStreamConsumer(OrderStream stream, OrderBatchWriter writer, SeckillLocks locks, StreamSettings settings) {
+    OrderStreamConsumer(OrderStream stream, OrderBatchWriter writer, SeckillLocks locks, StreamSettings settings,
+            JdbcTemplate jdbc) {
         this.stream = stream;
         this.writer = writer;
         this.locks = locks;
         this.settings = settings;
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -221,27 +215,22 @@ class OrderStreamConsumer implements SmartLifecycle {
     }
 
     /**
-     * MySQL or Redis unreachable (or a lock that could not be asked for): nothing is wrong with the
-     * orders, so no attempt counts. A data error (duplicate, constraint, no stock) is the orders' own.
+     * An order's own fault (a duplicate, no stock left in MySQL) counts an attempt. Anything else is
+     * an outage if MySQL or Redis does not answer right now: then nothing is wrong with the orders and
+     * no attempt counts, however long it lasts. An unexplained error with both answering counts.
      */
-    static boolean isOutage(Throwable e) {
+    private boolean isOutage(RuntimeException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof NonTransientDataAccessException && !(t instanceof DataAccessResourceFailureException)) {
-                return false;
-            }
-            if (t instanceof OrderBatchWriter.OrderRejectedException) {
+            if (t instanceof DataIntegrityViolationException || t instanceof OrderBatchWriter.OrderRejectedException) {
                 return false;
             }
         }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof TransientDataAccessException || t instanceof RecoverableDataAccessException
-                    || t instanceof DataAccessResourceFailureException || t instanceof CannotCreateTransactionException
-                    || t instanceof RedisException || t instanceof SQLTransientException
-                    || t instanceof SQLRecoverableException || t instanceof ConnectException
-                    || t instanceof CompletionException) {
-                return true;
-            }
+        try {
+            jdbc.queryForObject("SELECT 1", Integer.class);
+            stream.registeredVouchers();
+            return false;
+        } catch (RuntimeException unreachable) {
+            return true;
         }
-        return false;
     }
 }
