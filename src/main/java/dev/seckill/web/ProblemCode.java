@@ -33,6 +33,8 @@ public enum ProblemCode {
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "No acceptable representation"),
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "No such resource"),
+    BACKEND_UNAVAILABLE("backend-unavailable", HttpStatus.SERVICE_UNAVAILABLE,
+            "MySQL or Redis cannot be reached right now; try again shortly"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
     private final String code;

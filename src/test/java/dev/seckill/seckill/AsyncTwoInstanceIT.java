@@ -5,7 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 class AsyncTwoInstanceIT extends TwoInstanceInvariants {
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start() {
         startTwoInstances("async");
     }
 

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 class SyncTwoInstanceIT extends TwoInstanceInvariants {
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start() {
         startTwoInstances("sync");
     }
 
