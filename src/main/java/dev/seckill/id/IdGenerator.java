@@ -62,6 +62,11 @@ public class IdGenerator {
         return ((now - EPOCH_MILLIS) << (WORKER_BITS + SEQUENCE_BITS)) | (workerId << SEQUENCE_BITS) | sequence;
     }
 
+    /** When an id was issued (to the millisecond). */
+    public static Instant issuedAt(long id) {
+        return Instant.ofEpochMilli((id >>> (WORKER_BITS + SEQUENCE_BITS)) + EPOCH_MILLIS);
+    }
+
     long workerId() {
         return workerId;
     }

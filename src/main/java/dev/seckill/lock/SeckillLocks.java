@@ -1,5 +1,10 @@
 package dev.seckill.lock;
 
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.web.ProblemCode;
@@ -36,6 +41,30 @@ public class SeckillLocks {
             throw new SeckillProblem(ProblemCode.VOUCHER_BUSY);
         }
         return new HeldLock(lock);
+    }
+
+    /**
+     * Takes, without waiting, the locks of these shoppers for this voucher, all in one pipelined round;
+     * shoppers whose lock is held elsewhere are simply left out of the result.
+     */
+    public HeldShopperLocks tryLockShoppers(long voucherId, Collection<Long> shopperIds) {
+        long owner = Thread.currentThread().getId();
+        Map<Long, RLock> locks = new LinkedHashMap<>();
+        Map<Long, CompletableFuture<Boolean>> attempts = new LinkedHashMap<>();
+        for (long shopperId : new LinkedHashSet<>(shopperIds)) {
+            RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
+            locks.put(shopperId, lock);
+            attempts.put(shopperId, lock.tryLockAsync(0, settings.shopperLease().toMillis(), TimeUnit.MILLISECONDS, owner)
+                    .toCompletableFuture());
+        }
+        CompletableFuture.allOf(attempts.values().toArray(CompletableFuture[]::new)).join();
+        Map<Long, RLock> held = new LinkedHashMap<>();
+        attempts.forEach((shopperId, attempt) -> {
+            if (Boolean.TRUE.equals(attempt.join())) {
+                held.put(shopperId, locks.get(shopperId));
+            }
+        });
+        return new HeldShopperLocks(held, owner);
     }
 
     String shopperLockName(long voucherId, long shopperId) {

@@ -1,5 +1,7 @@
 package dev.seckill.order;
 
+import dev.seckill.id.IdGenerator;
+import dev.seckill.orderstream.OrderStream;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.springframework.stereotype.Service;
@@ -9,15 +11,26 @@ import org.springframework.transaction.annotation.Transactional;
 class OrderQueries {
 
     private final OrderRepository orders;
+    private final OrderStream stream;
 
-    OrderQueries(OrderRepository orders) {
+    OrderQueries(OrderRepository orders, OrderStream stream) {
         this.orders = orders;
+        this.stream = stream;
     }
 
-    /** Another shopper's order answers exactly like a missing one, so ids cannot be probed. */
+    /**
+     * MySQL first (CONFIRMED); otherwise an order of the async path still on its way (PENDING) or
+     * given up (FAILED). Another shopper's order answers exactly like a missing one.
+     */
     @Transactional(readOnly = true)
     OrderView findOwn(long orderId, long shopperId) {
-        return orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView)
-                .orElseThrow(() -> new SeckillProblem(ProblemCode.ORDER_NOT_FOUND));
+        return orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView).orElseGet(() -> {
+            OrderStream.PendingState state = stream.stateOf(orderId, shopperId);
+            return switch (state.kind()) {
+                case PENDING -> new OrderView(orderId, state.voucherId(), OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
+                case FAILED -> new OrderView(orderId, state.voucherId(), OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
+                case UNKNOWN -> throw new SeckillProblem(ProblemCode.ORDER_NOT_FOUND);
+            };
+        });
     }
 }

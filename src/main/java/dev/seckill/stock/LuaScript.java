@@ -15,13 +15,13 @@ import org.springframework.core.io.ClassPathResource;
  * A Lua script from the classpath, loaded into Redis once and then run by its SHA (EVALSHA), so each
  * call sends 40 bytes instead of the script. Reloaded if Redis forgot it (restart, SCRIPT FLUSH).
  */
-final class LuaScript {
+public final class LuaScript {
 
     private final RScript script;
     private final String source;
     private volatile String sha;
 
-    LuaScript(RedissonClient redisson, String resource) {
+    public LuaScript(RedissonClient redisson, String resource) {
         this.script = redisson.getScript(StringCodec.INSTANCE);
         try {
             this.source = new ClassPathResource(resource).getContentAsString(StandardCharsets.UTF_8);
@@ -31,7 +31,7 @@ final class LuaScript {
         this.sha = script.scriptLoad(source);
     }
 
-    long evalLong(List<Object> keys, Object... args) {
+    public long evalLong(List<Object> keys, Object... args) {
         try {
             return script.<Long>evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, keys, args);
         } catch (RedisNoScriptException e) {

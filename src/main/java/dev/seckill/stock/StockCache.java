@@ -26,9 +26,8 @@ public class StockCache {
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
     }
 
-    /** Hash-tagged so that every key of one voucher lands in one Redis Cluster slot. */
     static String key(long voucherId) {
-        return "seckill:{" + voucherId + "}:stock";
+        return VoucherKeys.stock(voucherId);
     }
 
     public void set(long voucherId, int stock) {

@@ -38,9 +38,4 @@ class VoucherAdminController {
     VoucherView resetStock(@PathVariable @Positive long voucherId, @Valid @RequestBody StockResetRequest request) {
         return admin.resetStock(voucherId, request);
     }
-
-    @GetMapping("/{voucherId}/audit")
-    VoucherAudit audit(@PathVariable @Positive long voucherId) {
-        return admin.audit(voucherId);
-    }
 }

@@ -8,6 +8,7 @@ import dev.seckill.lock.SeckillLocks;
 import dev.seckill.stock.StockCache;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.data.domain.Sort;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -31,9 +32,10 @@ class VoucherService {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate tx;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
     VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
-            SaleWindowCache windows, SeckillLocks locks, JdbcTemplate jdbc, TransactionTemplate tx, Clock clock) {
+            SaleWindowCache windows, SeckillLocks locks, JdbcTemplate jdbc, TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
         this.vouchers = vouchers;
         this.seckillVouchers = seckillVouchers;
         this.stock = stock;
@@ -42,6 +44,7 @@ class VoucherService {
         this.jdbc = jdbc;
         this.tx = tx;
         this.clock = clock;
+        this.events = events;
     }
 
     VoucherView create(CreateVoucherRequest request) {
@@ -54,6 +57,7 @@ class VoucherService {
         });
         stock.set(created.id(), created.stock());
         windows.remember(created.id(), new SaleWindow(created.beginTime(), created.endTime()));
+        events.publishEvent(new VoucherStockChanged(created.id(), false));
         return created;
     }
 
@@ -75,6 +79,7 @@ class VoucherService {
             throw notFound(voucherId);
         }
         try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            events.publishEvent(new StockResetRequested(voucherId));
             VoucherView reset = tx.execute(status -> {
                 if (request.deletesOrders()) {
                     jdbc.update("DELETE FROM voucher_order WHERE voucher_id = ?", voucherId);
@@ -84,21 +89,9 @@ class VoucherService {
                 return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
             });
             stock.set(voucherId, request.stock());
+            events.publishEvent(new VoucherStockChanged(voucherId, request.deletesOrders()));
             return reset;
         }
-    }
-
-    @Transactional(readOnly = true)
-    VoucherAudit audit(long voucherId) {
-        SeckillVoucher sale = requireSale(voucherId);
-        long orders = countOrders(voucherId);
-        long distinctBuyers = jdbc.queryForObject(
-                "SELECT COUNT(DISTINCT user_id) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
-        long duplicateBuyers = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT user_id FROM voucher_order "
-                + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
-        Long redisStock = stock.read(voucherId).stream().boxed().findFirst().orElse(null);
-        return VoucherAudit.of(voucherId, sale.getInitialStock(), sale.getStock(), redisStock, orders,
-                distinctBuyers, duplicateBuyers);
     }
 
     private long countOrders(long voucherId) {

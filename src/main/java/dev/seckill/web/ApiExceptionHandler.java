@@ -5,12 +5,16 @@ import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.redisson.client.RedisConnectionException;
+import org.redisson.client.RedisTimeoutException;
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -47,6 +51,16 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             headers.set(HttpHeaders.RETRY_AFTER, "1");
         }
         return ResponseEntity.status(code.status()).headers(headers).body(body);
+    }
+
+    /** An outage is not a bug: say so, and when to come back, instead of a 500. */
+    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
+            RedisConnectionException.class, RedisTimeoutException.class})
+    ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
+        log.warn("Backend unavailable: {}", ex.toString());
+        ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
+        return ResponseEntity.status(code.status()).header(HttpHeaders.RETRY_AFTER, "1")
+                .body(problemOf(code, code.title()));
     }
 
     @ExceptionHandler(Exception.class)

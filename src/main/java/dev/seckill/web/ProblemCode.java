@@ -16,6 +16,7 @@ public enum ProblemCode {
             "Another request of this shopper for this voucher is being processed"),
     VOUCHER_BUSY("voucher-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many orders in progress for this voucher"),
     ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
+    ORDERS_PENDING("orders-pending", HttpStatus.CONFLICT, "Accepted orders are still on their way to MySQL"),
 
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),
@@ -32,6 +33,8 @@ public enum ProblemCode {
     NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "No acceptable representation"),
     METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
     NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "No such resource"),
+    BACKEND_UNAVAILABLE("backend-unavailable", HttpStatus.SERVICE_UNAVAILABLE,
+            "MySQL or Redis cannot be reached right now; try again shortly"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
     private final String code;

@@ -4,18 +4,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -113,25 +109,8 @@ class SeckillRefusalsIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
         long shopperId = Long.parseLong(token.substring(0, token.indexOf('.')));
-        CountDownLatch locked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        ExecutorService holder = Executors.newSingleThreadExecutor();
-        try {
-            // Redisson locks belong to a thread: take and release it on the same one.
-            holder.submit(() -> {
-                try (HeldLock held = locks.lockShopper(voucherId, shopperId)) {
-                    locked.countDown();
-                    release.await(10, TimeUnit.SECONDS);
-                }
-                return null;
-            });
-            assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
-
+        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId)) {
             api.seckill(voucherId, token).expectProblem(429, "request-in-flight");
-        } finally {
-            release.countDown();
-            holder.shutdown();
-            assertThat(holder.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(api.audit(voucherId).path("redisStock").asLong()).isEqualTo(5);
         api.seckill(voucherId, token).expectStatus(201);

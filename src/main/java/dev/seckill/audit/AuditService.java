@@ -1,0 +1,50 @@
+package dev.seckill.audit;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.seckill.orderstream.OrderStream;
+import dev.seckill.stock.StockCache;
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/** Reads a voucher's numbers straight from MySQL and Redis, with SQL anyone can re-run by hand. */
+@Service
+class AuditService {
+
+    private final JdbcTemplate jdbc;
+    private final StockCache stock;
+    private final OrderStream stream;
+
+    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStream stream) {
+        this.jdbc = jdbc;
+        this.stock = stock;
+        this.stream = stream;
+    }
+
+    @Transactional(readOnly = true)
+    VoucherAudit audit(long voucherId) {
+        List<Map<String, Object>> sale = jdbc.queryForList(
+                "SELECT stock, initial_stock FROM seckill_voucher WHERE voucher_id = ?", voucherId);
+        if (sale.isEmpty()) {
+            throw new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+        }
+        Map<String, Object> orders = jdbc.queryForMap("SELECT COUNT(*) AS orders, COUNT(DISTINCT user_id) AS buyers "
+                + "FROM voucher_order WHERE voucher_id = ?", voucherId);
+        long duplicateBuyers = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT user_id FROM voucher_order "
+                + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
+        Long redisStock = stock.read(voucherId).stream().boxed().findFirst().orElse(null);
+        OrderStream.StreamCounts counts = stream.counts(voucherId);
+        return VoucherAudit.of(voucherId, number(sale.get(0), "initial_stock").intValue(),
+                number(sale.get(0), "stock").intValue(), redisStock, number(orders, "orders").longValue(),
+                number(orders, "buyers").longValue(), duplicateBuyers, counts.pending(), counts.failed(),
+                counts.deadLetters());
+    }
+
+    private static Number number(Map<String, Object> row, String column) {
+        return (Number) row.get(column);
+    }
+}

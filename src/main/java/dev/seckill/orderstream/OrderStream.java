@@ -1,0 +1,201 @@
+package dev.seckill.orderstream;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.stock.LuaScript;
+import dev.seckill.stock.VoucherKeys;
+import org.redisson.api.RBatch;
+import org.redisson.api.RStream;
+import org.redisson.api.RedissonClient;
+import org.redisson.api.stream.AutoClaimResult;
+import org.redisson.api.stream.StreamCreateGroupArgs;
+import org.redisson.api.stream.StreamMessageId;
+import org.redisson.api.stream.StreamReadGroupArgs;
+import org.redisson.client.RedisException;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.stereotype.Component;
+
+/**
+ * The Redis side of the asynchronous path: per-voucher order streams (hash-tagged with the voucher
+ * id, so the enqueue script runs on Redis Cluster), the registry of vouchers that have one, and the
+ * scripts that accept, acknowledge and give up on orders.
+ */
+@Component
+public class OrderStream {
+
+    /** Vouchers with an order stream. Not hash-tagged: no script touches it. */
+    static final String REGISTRY = "seckill:order-streams";
+
+    private final RedissonClient redisson;
+    private final StreamSettings settings;
+    private final LuaScript enqueue;
+    private final LuaScript ack;
+    private final LuaScript fail;
+
+    OrderStream(RedissonClient redisson, StreamSettings settings) {
+        this.redisson = redisson;
+        this.settings = settings;
+        this.enqueue = new LuaScript(redisson, "seckill-enqueue.lua");
+        this.ack = new LuaScript(redisson, "seckill-ack.lua");
+        this.fail = new LuaScript(redisson, "seckill-fail.lua");
+    }
+
+    public enum Enqueued { ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
+
+    /** The one Redis call of an async order: decides and queues atomically. */
+    public Enqueued enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        long result = enqueue.evalLong(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
+        return Enqueued.values()[(int) result];
+    }
+
+    /** Makes the voucher's stream known to every consumer, with its group (never a NOGROUP error). */
+    public void register(long voucherId) {
+        ensureGroup(voucherId);
+        redisson.getSet(REGISTRY, StringCodec.INSTANCE).add(Long.toString(voucherId));
+    }
+
+    Set<Long> registeredVouchers() {
+        Set<Long> vouchers = new HashSet<>();
+        for (Object id : redisson.getSet(REGISTRY, StringCodec.INSTANCE).readAll()) {
+            vouchers.add(Long.parseLong(id.toString()));
+        }
+        return vouchers;
+    }
+
+    void ensureGroup(long voucherId) {
+        try {
+            stream(voucherId).createGroup(StreamCreateGroupArgs.name(settings.group()).id(StreamMessageId.ALL).makeStream());
+        } catch (RedisException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("BUSYGROUP")) {
+                throw e;
+            }
+        }
+    }
+
+    /** Messages never delivered to anyone, now delivered to {@code consumer}. */
+    List<QueuedOrder> readNew(long voucherId, String consumer, int count) {
+        return toOrders(voucherId, stream(voucherId).readGroup(settings.group(), consumer,
+                StreamReadGroupArgs.neverDelivered().count(count)));
+    }
+
+    /** Messages delivered to {@code consumer} before and not acknowledged (after an outage, a crash). */
+    List<QueuedOrder> readOwnPending(long voucherId, String consumer, int count) {
+        return toOrders(voucherId, stream(voucherId).readGroup(settings.group(), consumer,
+                StreamReadGroupArgs.greaterThan(new StreamMessageId(0, 0)).count(count)));
+    }
+
+    /** Takes over messages another consumer left unacknowledged for {@code claimIdle} (XAUTOCLAIM). */
+    List<QueuedOrder> claimIdle(long voucherId, String consumer, int count) {
+        AutoClaimResult<String, String> claimed = stream(voucherId).autoClaim(settings.group(), consumer,
+                settings.claimIdle().toMillis(), TimeUnit.MILLISECONDS, new StreamMessageId(0, 0), count);
+        return toOrders(voucherId, claimed.getMessages());
+    }
+
+    /** Acknowledges orders that are in MySQL now; call only after their transaction committed. */
+    void acknowledge(long voucherId, Collection<QueuedOrder> orders) {
+        if (orders.isEmpty()) {
+            return;
+        }
+        List<Object> args = new ArrayList<>(1 + 2 * orders.size());
+        args.add(settings.group());
+        for (QueuedOrder order : orders) {
+            args.add(order.messageId());
+            args.add(Long.toString(order.orderId()));
+        }
+        ack.evalLong(List.of(VoucherKeys.orders(voucherId), VoucherKeys.pending(voucherId),
+                VoucherKeys.attempts(voucherId)), args.toArray());
+    }
+
+    /** Counts a failed attempt to persist this message; returns the attempts so far. */
+    long recordFailedAttempt(QueuedOrder order) {
+        Object attempts = redisson.getMap(VoucherKeys.attempts(order.voucherId()), StringCodec.INSTANCE)
+                .addAndGet(order.messageId(), 1);
+        return Long.parseLong(String.valueOf(attempts));
+    }
+
+    /** Gives up on an order: stock back, shopper free to buy again, FAILED, dead-lettered, acknowledged. */
+    boolean giveUp(QueuedOrder order, String reason) {
+        long v = order.voucherId();
+        return fail.evalLong(List.of(VoucherKeys.stock(v), VoucherKeys.buyers(v), VoucherKeys.orders(v),
+                VoucherKeys.pending(v), VoucherKeys.failed(v), VoucherKeys.deadLetters(v), VoucherKeys.attempts(v)),
+                settings.group(), order.messageId(), Long.toString(order.orderId()), Long.toString(order.shopperId()),
+                reason) == 1;
+    }
+
+    /** Which of these orders are still waiting for MySQL (not acknowledged, not given up). */
+    Set<Long> stillPending(long voucherId, Collection<QueuedOrder> orders) {
+        Set<String> ids = new HashSet<>();
+        orders.forEach(order -> ids.add(Long.toString(order.orderId())));
+        Map<Object, Object> found = redisson.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).getAll(
+                new HashSet<>(ids));
+        Set<Long> pending = new HashSet<>();
+        found.keySet().forEach(id -> pending.add(Long.parseLong(id.toString())));
+        return pending;
+    }
+
+    /** PENDING or FAILED for an order not (yet) in MySQL, looked up across registered vouchers in one batch. */
+    public PendingState stateOf(long orderId, long shopperId) {
+        Set<Long> vouchers = registeredVouchers();
+        if (vouchers.isEmpty()) {
+            return PendingState.UNKNOWN;
+        }
+        RBatch batch = redisson.createBatch();
+        List<Long> order = new ArrayList<>(vouchers);
+        order.forEach(v -> {
+            batch.getMap(VoucherKeys.pending(v), StringCodec.INSTANCE).getAsync(Long.toString(orderId));
+            batch.getMap(VoucherKeys.failed(v), StringCodec.INSTANCE).getAsync(Long.toString(orderId));
+        });
+        List<?> answers = batch.execute().getResponses();
+        String shopper = Long.toString(shopperId);
+        for (int i = 0; i < order.size(); i++) {
+            if (shopper.equals(answers.get(2 * i))) {
+                return new PendingState(PendingState.Kind.PENDING, order.get(i));
+            }
+            if (shopper.equals(answers.get(2 * i + 1))) {
+                return new PendingState(PendingState.Kind.FAILED, order.get(i));
+            }
+        }
+        return PendingState.UNKNOWN;
+    }
+
+    /** For the audit: orders accepted but not in MySQL yet, orders given up, dead letters. */
+    public StreamCounts counts(long voucherId) {
+        RBatch batch = redisson.createBatch();
+        batch.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).sizeAsync();
+        batch.getMap(VoucherKeys.failed(voucherId), StringCodec.INSTANCE).sizeAsync();
+        batch.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE).sizeAsync();
+        List<?> answers = batch.execute().getResponses();
+        return new StreamCounts(((Number) answers.get(0)).longValue(), ((Number) answers.get(1)).longValue(),
+                ((Number) answers.get(2)).longValue());
+    }
+
+    public record StreamCounts(long pending, long failed, long deadLetters) {
+    }
+
+    public record PendingState(Kind kind, long voucherId) {
+
+        static final PendingState UNKNOWN = new PendingState(Kind.UNKNOWN, 0);
+
+        public enum Kind { PENDING, FAILED, UNKNOWN }
+    }
+
+    private RStream<String, String> stream(long voucherId) {
+        return redisson.getStream(VoucherKeys.orders(voucherId), StringCodec.INSTANCE);
+    }
+
+    private static List<QueuedOrder> toOrders(long voucherId, Map<StreamMessageId, Map<String, String>> messages) {
+        List<QueuedOrder> orders = new ArrayList<>(messages.size());
+        messages.forEach((id, fields) -> {
+            if (fields != null && fields.containsKey("order")) {
+                orders.add(QueuedOrder.of(voucherId, id.toString(), fields));
+            }
+        });
+        return orders;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.seckill.orderstream;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The order stream's consumers (async mode).
+ *
+ * @param group        the one consumer group all instances share
+ * @param batchSize    messages read, and orders inserted, at once
+ * @param idlePoll     how long a consumer sleeps when no stream had anything
+ * @param claimIdle    a message unacknowledged this long is taken over from its (presumably dead)
+ *                     consumer by a live one
+ * @param maxAttempts  failed attempts to persist one order before it is given up: compensated and
+ *                     dead-lettered; an outage of MySQL or Redis counts no attempt
+ * @param consumers    consumer threads per instance
+ * @param consumerName this instance's consumer name (its threads add -1, -2, ...); unique per instance, so
+ *                     that a restarted instance finds the messages it had not acknowledged
+ */
+@Validated
+@ConfigurationProperties("seckill.stream")
+public record StreamSettings(@NotBlank String group, @Min(1) @Max(1000) int batchSize, @NotNull Duration idlePoll,
+        @NotNull Duration claimIdle, @Min(1) int maxAttempts, @Min(1) @Max(16) int consumers, @NotBlank String consumerName) {
+}

@@ -1,0 +1,57 @@
+package dev.seckill.stock;
+
+import java.util.List;
+
+/**
+ * Every Redis key of one voucher. All carry the voucher id as a {hash tag}, so they share one Redis
+ * Cluster slot and a Lua script may touch any of them together.
+ */
+public final class VoucherKeys {
+
+    private VoucherKeys() {
+    }
+
+    /** Units left for sale, as the request path sees them. */
+    public static String stock(long voucherId) {
+        return key(voucherId, "stock");
+    }
+
+    /** Shoppers holding an order (async path): the atomic "already bought?" check. */
+    public static String buyers(long voucherId) {
+        return key(voucherId, "buyers");
+    }
+
+    /** Accepted orders waiting to be written to MySQL (a Redis Stream). */
+    public static String orders(long voucherId) {
+        return key(voucherId, "orders");
+    }
+
+    /** orderId -> shopperId of every accepted order not yet in MySQL: answers "PENDING". */
+    public static String pending(long voucherId) {
+        return key(voucherId, "pending");
+    }
+
+    /** orderId -> shopperId of orders given up on after their retries: answers "FAILED". */
+    public static String failed(long voucherId) {
+        return key(voucherId, "failed");
+    }
+
+    /** Dead-letter stream: the failed orders with their reason, for people to look at. */
+    public static String deadLetters(long voucherId) {
+        return key(voucherId, "orders:dead");
+    }
+
+    /** messageId -> failed attempts to persist it (transient outages do not count). */
+    public static String attempts(long voucherId) {
+        return key(voucherId, "attempts");
+    }
+
+    /** The keys of the enqueue script, in its KEYS order. */
+    public static List<Object> forEnqueue(long voucherId) {
+        return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId));
+    }
+
+    private static String key(long voucherId, String name) {
+        return "seckill:{" + voucherId + "}:" + name;
+    }
+}

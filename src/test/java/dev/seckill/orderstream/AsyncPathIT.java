@@ -1,0 +1,159 @@
+package dev.seckill.orderstream;
+
+import java.util.List;
+
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.stock.VoucherKeys;
+import dev.seckill.support.ShopperLockHolder;
+import dev.seckill.support.Api.Response;
+import dev.seckill.support.IntegrationTest;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The async path end to end on one real instance: statuses, poison orders, sold-out flags, reconcile. */
+@TestPropertySource(properties = {"seckill.mode=async", "seckill.web.instance-id=async-path-it"})
+class AsyncPathIT extends IntegrationTest {
+
+    @Autowired
+    RedissonClient redisson;
+
+    @Autowired
+    JdbcTemplate db;
+
+    @Autowired
+    SeckillLocks locks;
+
+    @Test
+    void anOrderIsPendingUntilAConsumerWritesItThenConfirmed() throws Exception {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        String orderId;
+        // While the shopper's lock is held elsewhere, no consumer may write the order: it waits.
+        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId(token))) {
+            Response placed = api.seckill(voucherId, token).expectStatus(202);
+            orderId = placed.json().path("orderId").asString();
+            assertThat(placed.json().path("status").asString()).isEqualTo("PENDING");
+            Thread.sleep(300);
+            assertThat(order(orderId, token).path("status").asString()).isEqualTo("PENDING");
+            JsonNode audit = api.audit(voucherId);
+            assertThat(audit.path("pendingOrders").asLong()).isEqualTo(1);
+            assertThat(audit.path("consistent").asBoolean()).as("Redis minus pending agrees: " + audit).isTrue();
+        }
+        awaitStatus(orderId, token, "CONFIRMED");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("pendingOrders").asLong()).isZero();
+        assertThat(audit.path("consistent").asBoolean()).isTrue();
+        api.seckill(voucherId, token).expectProblem(409, "already-ordered");
+    }
+
+    @Test
+    void aPoisonOrderEndsInTheDeadLetterStreamWithItsCompensation() throws Exception {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        long shopperId = shopperId(token);
+        // MySQL already holds an order of this shopper that Redis does not know of: every attempt to
+        // insert the new one breaks the unique key, which no retry will cure.
+        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) "
+                + "VALUES (?, ?, ?, 'CONFIRMED', NOW(3))", 42_000_000L + voucherId, shopperId, voucherId);
+
+        String orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
+
+        awaitStatus(orderId, token, "FAILED");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("deadLetters").asLong()).isEqualTo(1);
+        assertThat(audit.path("failedOrders").asLong()).isEqualTo(1);
+        assertThat(audit.path("pendingOrders").asLong()).isZero();
+        assertThat(audit.path("redisStock").asLong()).as("the unit is back").isEqualTo(5);
+        assertThat(audit.path("dbStock").asLong()).as("the failed inserts took nothing").isEqualTo(5);
+        assertThat(redisson.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE)
+                .contains(Long.toString(shopperId))).as("the shopper may buy again").isFalse();
+        assertThat(redisson.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE).size()).isEqualTo(1);
+    }
+
+    @Test
+    void afterSellingOutEveryInstanceRefusesFromMemoryUntilTheStockIsReset() throws Exception {
+        long voucherId = api.createVoucher(1);
+        List<String> tokens = api.mintShoppers(3);
+        api.seckill(voucherId, tokens.get(0)).expectStatus(202);
+        api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out");
+
+        // With the counter gone, only the local flag can still say "sold out".
+        redisson.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).delete();
+        api.seckill(voucherId, tokens.get(2)).expectProblem(409, "sold-out");
+        assertThat(redisson.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).isExists())
+                .as("refused without touching Redis").isFalse();
+
+        awaitNoPending(voucherId);
+        api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":1}").expectStatus(200);
+        awaitStatus(api.seckill(voucherId, tokens.get(2)).expectStatus(202).json().path("orderId").asString(),
+                tokens.get(2), "CONFIRMED");
+    }
+
+    @Test
+    void reconcileRebuildsStockAndBuyersAfterRedisLostThem() throws Exception {
+        long voucherId = api.createVoucher(10);
+        List<String> tokens = api.mintShoppers(4);
+        api.seckill(voucherId, tokens.get(0)).expectStatus(202);
+        api.seckill(voucherId, tokens.get(1)).expectStatus(202);
+        awaitNoPending(voucherId);
+
+        redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
+        JsonNode report = api.asAdmin("POST", "/admin/vouchers/" + voucherId + "/reconcile", null).expectStatus(200).json();
+        assertThat(report.path("redisStock").asLong()).isEqualTo(8);
+        assertThat(report.path("buyers").asLong()).isEqualTo(2);
+        api.seckill(voucherId, tokens.get(0)).expectProblem(409, "already-ordered");
+
+        // A request that finds the counter gone rebuilds it by itself.
+        redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
+        api.seckill(voucherId, tokens.get(1)).expectProblem(409, "already-ordered");
+        api.seckill(voucherId, tokens.get(2)).expectStatus(202);
+        awaitNoPending(voucherId);
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(3);
+        assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
+    }
+
+    @Test
+    void aResetWaitsForOrdersStillOnTheirWay() throws Exception {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId(token))) {
+            api.seckill(voucherId, token).expectStatus(202);
+            api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectProblem(409, "orders-pending");
+        }
+        awaitNoPending(voucherId);
+        api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectStatus(200);
+    }
+
+    private static long shopperId(String token) {
+        return Long.parseLong(token.substring(0, token.indexOf('.')));
+    }
+
+    private JsonNode order(String orderId, String token) {
+        return api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json();
+    }
+
+    private void awaitStatus(String orderId, String token, String status) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!status.equals(order(orderId, token).path("status").asString())) {
+            assertThat(System.currentTimeMillis()).as("order " + orderId + " never became " + status).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private void awaitNoPending(long voucherId) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (api.audit(voucherId).path("pendingOrders").asLong() > 0) {
+            assertThat(System.currentTimeMillis()).as("orders still pending").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.seckill.orderstream;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.SeckillApplication;
+import dev.seckill.support.Api;
+import dev.seckill.support.Api.Response;
+import dev.seckill.support.TcpProxy;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * MySQL goes away for a while under load (the instance reaches it through a proxy the test cuts).
+ * The async path keeps accepting orders from Redis alone; when MySQL is back, every accepted order is
+ * in MySQL, once, and none was given up.
+ */
+class MySqlOutageIT {
+
+    static final int PER_PHASE = 400;
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void everyOrderAcceptedDuringAnOutageIsInMySqlAfterItReturns() throws Exception {
+        URI db = URI.create(TestServers.properties().get("spring.datasource.url").substring("jdbc:".length()));
+        try (TcpProxy mysql = new TcpProxy(db.getHost(), db.getPort());
+                ConfigurableApplicationContext app = start(TestServers.properties().get("spring.datasource.url")
+                        .replace(db.getHost() + ":" + db.getPort(), "127.0.0.1:" + mysql.port()))) {
+            Api api = new Api(Integer.parseInt(app.getEnvironment().getRequiredProperty("local.server.port")));
+            long voucherId = api.createVoucher(3 * PER_PHASE);
+            List<String> tokens = api.mintShoppers(3 * PER_PHASE);
+            Set<String> accepted = ConcurrentHashMap.newKeySet();
+
+            order(api, voucherId, tokens.subList(0, PER_PHASE), accepted);
+            mysql.cut();
+            order(api, voucherId, tokens.subList(PER_PHASE, 2 * PER_PHASE), accepted);
+            assertThat(accepted).as("accepted with MySQL gone").hasSize(2 * PER_PHASE);
+            Thread.sleep(3_000); // the consumers meet the outage and back off
+            mysql.restore();
+            order(api, voucherId, tokens.subList(2 * PER_PHASE, 3 * PER_PHASE), accepted);
+
+            long deadline = System.currentTimeMillis() + 60_000;
+            JsonNode audit = auditOnceAnswered(api, voucherId);
+            while (audit.path("pendingOrders").asLong() > 0) {
+                assertThat(System.currentTimeMillis()).as("orders still pending after MySQL returned").isLessThan(deadline);
+                Thread.sleep(200);
+                audit = auditOnceAnswered(api, voucherId);
+            }
+            List<String> inMySql = app.getBean(JdbcTemplate.class).queryForList(
+                    "SELECT CAST(id AS CHAR) FROM voucher_order WHERE voucher_id = ?", String.class, voucherId);
+            System.out.printf("MySQL outage: %d accepted, %d in MySQL afterwards, audit %s%n", accepted.size(),
+                    inMySql.size(), audit);
+            assertThat(inMySql).hasSize(3 * PER_PHASE).containsExactlyInAnyOrderElementsOf(accepted);
+            assertThat(audit.path("failedOrders").asLong()).isZero();
+            assertThat(audit.path("dbStock").asLong()).isZero();
+            assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
+        }
+    }
+
+    /** Right after MySQL returns, the pool may still hand out a dead connection: that answers 503. */
+    private static JsonNode auditOnceAnswered(Api api, long voucherId) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            Response audit = api.asAdmin("GET", "/admin/vouchers/" + voucherId + "/audit", null);
+            if (audit.status() == 200) {
+                return audit.json();
+            }
+            audit.expectProblem(503, "backend-unavailable");
+            assertThat(attempt).as("MySQL still unavailable").isLessThan(50);
+            Thread.sleep(200);
+        }
+    }
+
+    private static void order(Api api, long voucherId, List<String> tokens, Set<String> accepted) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(32);
+        List<Future<?>> sent = new ArrayList<>();
+        for (String token : tokens) {
+            sent.add(clients.submit(() -> {
+                Response response = api.seckill(voucherId, token).expectStatus(202);
+                accepted.add(response.json().path("orderId").asString());
+            }));
+        }
+        for (Future<?> request : sent) {
+            request.get();
+        }
+        clients.shutdown();
+    }
+
+    private static ConfigurableApplicationContext start(String proxiedDbUrl) {
+        List<String> args = new ArrayList<>();
+        TestServers.properties().forEach((name, value) -> {
+            if (!name.equals("spring.datasource.url")) {
+                args.add("--" + name + "=" + value);
+            }
+        });
+        args.addAll(List.of("--spring.datasource.url=" + proxiedDbUrl, "--server.port=0",
+                "--seckill.web.instance-id=outage-it", "--seckill.mode=async",
+                "--spring.datasource.hikari.connection-timeout=1000"));
+        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,107 @@
+package dev.seckill.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A TCP relay between the application and a server, which a test can cut and restore: the server
+ * "goes away" (every open connection drops, new ones are refused) without stopping the real one that
+ * other tests share.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+    private final String targetHost;
+    private final int targetPort;
+    private final int port;
+    private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "tcp-proxy");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private volatile ServerSocket listener;
+
+    public TcpProxy(String targetHost, int targetPort) throws IOException {
+        this.targetHost = targetHost;
+        this.targetPort = targetPort;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            this.port = probe.getLocalPort();
+        }
+        restore();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** Drops every connection and refuses new ones. */
+    public synchronized void cut() throws IOException {
+        listener.close();
+        for (Socket socket : open) {
+            socket.close();
+        }
+        open.clear();
+    }
+
+    public synchronized void restore() throws IOException {
+        ServerSocket server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress("127.0.0.1", port));
+        listener = server;
+        pumps.submit(() -> accept(server));
+    }
+
+    private void accept(ServerSocket server) {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                Socket upstream = new Socket(targetHost, targetPort);
+                open.add(client);
+                open.add(upstream);
+                pumps.submit(() -> pump(client, upstream));
+                pumps.submit(() -> pump(upstream, client));
+            } catch (IOException closed) {
+                return;
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException dropped) {
+            // one side closed: close both below
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+        }
+    }
+
+    private void closeQuietly(Socket socket) {
+        open.remove(socket);
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        cut();
+        pumps.shutdownNow();
+    }
+}
