@@ -14,7 +14,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * The synchronous seckill path. Cheapest refusals first (memory, then one Redis GET), then the
- * shopper's lock, one unit of cached stock, the voucher's lock and the order's transaction. Not
+ * shopper's lock, one unit of cached stock (unless the shopper already bought), the voucher's lock
+ * and the order's transaction. Not
  * transactional itself: the locks must outlive the transaction, so it is opened and committed inside
  * {@link OrderWriter#create} (through its proxy) before either lock is released.
  */
@@ -44,29 +45,34 @@ class SeckillService {
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
-            takeCachedStock(voucherId);
+            takeCachedStock(voucherId, shopperId);
+            long orderId;
             boolean committed = false;
             try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-                long orderId = orders.create(shopperId, voucherId);
+                orderId = orders.create(shopperId, voucherId);
                 committed = true;
-                return orderId;
             } finally {
                 if (!committed) {
                     stock.giveBack(voucherId);
                 }
             }
+            // Still under the shopper's lock: this shopper's next request already sees it.
+            stock.addBuyer(voucherId, shopperId);
+            return orderId;
         }
     }
 
-    private void takeCachedStock(long voucherId) {
-        StockCache.TakeResult taken = stock.take(voucherId);
+    private void takeCachedStock(long voucherId, long shopperId) {
+        StockCache.TakeResult taken = stock.take(voucherId, shopperId);
         if (taken == StockCache.TakeResult.NOT_CACHED) {
             // Redis lost the counter (restart, eviction): rebuild it from MySQL, then try again.
             voucherStock.warmCache(voucherId);
-            taken = stock.take(voucherId);
+            taken = stock.take(voucherId, shopperId);
         }
-        if (taken != StockCache.TakeResult.TAKEN) {
-            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+        switch (taken) {
+            case TAKEN -> { }
+            case ALREADY_BOUGHT -> throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
+            default -> throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
     }
 }

@@ -50,9 +50,19 @@ public class StockCache {
         return stock.isPresent() && stock.getAsLong() <= 0;
     }
 
-    public TakeResult take(long voucherId) {
-        long result = take.evalLong(List.of(key(voucherId)));
-        return result > 0 ? TakeResult.TAKEN : result == 0 ? TakeResult.SOLD_OUT : TakeResult.NOT_CACHED;
+    public TakeResult take(long voucherId, long shopperId) {
+        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId)), shopperId);
+        return switch ((int) result) {
+            case 1 -> TakeResult.TAKEN;
+            case 0 -> TakeResult.SOLD_OUT;
+            case 2 -> TakeResult.ALREADY_BOUGHT;
+            default -> TakeResult.NOT_CACHED;
+        };
+    }
+
+    /** Remembers a committed order's shopper, so a repeat request is refused before it takes a unit. */
+    public void addBuyer(long voucherId, long shopperId) {
+        redisson.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).add(Long.toString(shopperId));
     }
 
     public void giveBack(long voucherId) {
@@ -63,5 +73,5 @@ public class StockCache {
         return redisson.getBucket(key(voucherId), StringCodec.INSTANCE);
     }
 
-    public enum TakeResult { TAKEN, SOLD_OUT, NOT_CACHED }
+    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
 }

@@ -7,9 +7,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** One real instance on a random port, against the servers {@link TestServers} found. */
+/**
+ * One real instance on a random port, against the servers {@link TestServers} found. The sync path
+ * unless a test says {@code seckill.mode=async} (the shared refusals behave the same on both; the
+ * async tests cover what differs).
+ */
 @SpringBootTest(classes = SeckillApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "seckill.web.instance-id=test-instance")
+        properties = {"seckill.web.instance-id=test-instance", "seckill.mode=sync"})
 public abstract class IntegrationTest {
 
     @LocalServerPort
