@@ -60,6 +60,10 @@ public class OrderStream {
         redisson.getSet(REGISTRY, StringCodec.INSTANCE).add(Long.toString(voucherId));
     }
 
+    void unregister(long voucherId) {
+        redisson.getSet(REGISTRY, StringCodec.INSTANCE).remove(Long.toString(voucherId));
+    }
+
     Set<Long> registeredVouchers() {
         Set<Long> vouchers = new HashSet<>();
         for (Object id : redisson.getSet(REGISTRY, StringCodec.INSTANCE).readAll()) {

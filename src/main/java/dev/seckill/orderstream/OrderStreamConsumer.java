@@ -1,13 +1,17 @@
 package dev.seckill.orderstream;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.orderstream.OrderBatchWriter.NewOrder;
+import dev.seckill.voucher.SaleWindowCache;
+import dev.seckill.web.SeckillProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -30,22 +34,28 @@ class OrderStreamConsumer implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(OrderStreamConsumer.class);
     private static final long REGISTRY_REFRESH_MILLIS = 1_000;
     private static final long MAX_BACKOFF_MILLIS = 5_000;
+    /** A stream that keeps coming back empty is read less and less often, down to once a second. */
+    private static final long MAX_IDLE_POLL_MILLIS = 1_000;
+    /** A sale over for this long, with nothing left in its stream, leaves the registry. */
+    private static final long ENDED_SALE_GRACE_MILLIS = 60_000;
 
     private final OrderStream stream;
     private final OrderBatchWriter writer;
     private final SeckillLocks locks;
     private final StreamSettings settings;
     private final JdbcTemplate jdbc;
+    private final SaleWindowCache windows;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
 
     OrderStreamConsumer(OrderStream stream, OrderBatchWriter writer, SeckillLocks locks, StreamSettings settings,
-            JdbcTemplate jdbc) {
+            JdbcTemplate jdbc, SaleWindowCache windows) {
         this.stream = stream;
         this.writer = writer;
         this.locks = locks;
         this.settings = settings;
         this.jdbc = jdbc;
+        this.windows = windows;
     }
 
     @Override
@@ -85,6 +95,8 @@ class OrderStreamConsumer implements SmartLifecycle {
 
         private final String name;
         private Set<Long> vouchers = Set.of();
+        private final Map<Long, Integer> emptyReads = new HashMap<>();
+        private final Map<Long, Long> nextReadAt = new HashMap<>();
         private long registryReadAt;
         private long claimedAt;
         /** Re-read this consumer's own unacknowledged messages: at start-up and after a failure. */
@@ -126,7 +138,10 @@ class OrderStreamConsumer implements SmartLifecycle {
                         stream.ensureGroup(voucherId);
                     }
                 }
+                current.removeIf(voucherId -> pruneIfOver(voucherId, now));
                 vouchers = current;
+                emptyReads.keySet().retainAll(current);
+                nextReadAt.keySet().retainAll(current);
                 registryReadAt = now;
             }
             boolean claim = now - claimedAt > settings.claimIdle().toMillis() / 2;
@@ -137,17 +152,50 @@ class OrderStreamConsumer implements SmartLifecycle {
             ownPendingFirst = false;
             boolean worked = false;
             for (long voucherId : vouchers) {
+                if (!readOwn && !claim && now < nextReadAt.getOrDefault(voucherId, 0L)) {
+                    continue;
+                }
                 List<QueuedOrder> batch = new ArrayList<>(readOwn
                         ? stream.readOwnPending(voucherId, name, settings.batchSize())
                         : stream.readNew(voucherId, name, settings.batchSize()));
                 if (claim) {
                     batch.addAll(stream.claimIdle(voucherId, name, settings.batchSize()));
                 }
-                if (!batch.isEmpty() && process(voucherId, batch) > 0) {
+                if (batch.isEmpty()) {
+                    int empty = emptyReads.merge(voucherId, 1, Integer::sum);
+                    long delay = Math.min(MAX_IDLE_POLL_MILLIS, settings.idlePoll().toMillis() << Math.min(empty, 10));
+                    nextReadAt.put(voucherId, now + delay);
+                    continue;
+                }
+                emptyReads.remove(voucherId);
+                nextReadAt.remove(voucherId);
+                if (process(voucherId, batch) > 0) {
                     worked = true;
                 }
             }
             return worked;
+        }
+
+        /**
+         * A voucher whose sale ended a while ago (or that this database does not know) and whose
+         * stream holds nothing leaves the registry: otherwise every sale ever held would be polled.
+         */
+        private boolean pruneIfOver(long voucherId, long now) {
+            if (emptyReads.getOrDefault(voucherId, 0) < 5) {
+                return false;
+            }
+            boolean over;
+            try {
+                over = windows.require(voucherId).end().toEpochMilli() + ENDED_SALE_GRACE_MILLIS < now;
+            } catch (SeckillProblem unknownVoucher) {
+                over = true;
+            }
+            if (over && stream.counts(voucherId).pending() == 0) {
+                stream.unregister(voucherId);
+                log.info("Voucher {}: sale over and its stream empty, no longer polled", voucherId);
+                return true;
+            }
+            return false;
         }
 
         /** Returns how many orders it settled; the rest stay delivered to this consumer for later. */

@@ -7,6 +7,7 @@ import dev.seckill.voucher.VoucherStockChanged;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -20,13 +21,14 @@ import org.springframework.stereotype.Component;
 @Component
 public class SoldOutFlags {
 
-    static final String TOPIC = "seckill:sold-out";
+    /** Pub/sub ignores Redis database numbers: the topic carries it, so apps on different databases never mix. */
+    static final String TOPIC = "seckill:sold-out:db";
 
     private final Set<Long> soldOut = ConcurrentHashMap.newKeySet();
     private final RTopic topic;
 
-    SoldOutFlags(RedissonClient redisson) {
-        this.topic = redisson.getTopic(TOPIC, StringCodec.INSTANCE);
+    SoldOutFlags(RedissonClient redisson, @Value("${spring.data.redis.database:0}") int database) {
+        this.topic = redisson.getTopic(TOPIC + database, StringCodec.INSTANCE);
         topic.addListener(String.class, (channel, message) -> apply(message));
     }
 

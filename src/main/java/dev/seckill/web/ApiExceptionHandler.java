@@ -41,16 +41,20 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(SeckillProblem.class)
     ResponseEntity<ProblemDetail> handleSeckillProblem(SeckillProblem problem) {
         ProblemCode code = problem.code();
-        ProblemDetail body = problemOf(code, problem.getMessage());
+        return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, problem.getMessage()));
+    }
+
+    static HttpHeaders headersFor(ProblemCode code) {
         HttpHeaders headers = new HttpHeaders();
         if (code == ProblemCode.ADMIN_CREDENTIALS_MISSING || code == ProblemCode.ADMIN_CREDENTIALS_INVALID) {
             headers.set(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"seckill-admin\"");
         } else if (code.status().value() == 401) {
             headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"seckill\"");
-        } else if (code == ProblemCode.REQUEST_IN_FLIGHT || code == ProblemCode.VOUCHER_BUSY) {
+        } else if (code == ProblemCode.REQUEST_IN_FLIGHT || code == ProblemCode.VOUCHER_BUSY
+                || code == ProblemCode.BACKEND_UNAVAILABLE) {
             headers.set(HttpHeaders.RETRY_AFTER, "1");
         }
-        return ResponseEntity.status(code.status()).headers(headers).body(body);
+        return headers;
     }
 
     /** An outage is not a bug: say so, and when to come back, instead of a 500. */
@@ -59,8 +63,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
-        return ResponseEntity.status(code.status()).header(HttpHeaders.RETRY_AFTER, "1")
-                .body(problemOf(code, code.title()));
+        return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, code.title()));
     }
 
     @ExceptionHandler(Exception.class)

@@ -58,6 +58,18 @@ class SeckillRefusalsIT extends IntegrationTest {
     }
 
     @Test
+    void refusalsWrittenByTheSeckillEndpointLookLikeEveryOtherProblem() {
+        long unknown = 987_654_321L;
+        JsonNode fast = api.seckill(unknown, api.mintShoppers(1).get(0)).expectProblem(404, "voucher-not-found").json();
+        JsonNode viaAdvice = api.get("/vouchers/" + unknown).expectProblem(404, "voucher-not-found").json();
+
+        assertThat(fast.path("instance").asString()).isEqualTo("/seckill/" + unknown);
+        ((tools.jackson.databind.node.ObjectNode) fast).remove("instance");
+        ((tools.jackson.databind.node.ObjectNode) viaAdvice).remove("instance");
+        assertThat(fast).isEqualTo(viaAdvice);
+    }
+
+    @Test
     void unknownVoucher() {
         api.seckill(987_654_321L, api.mintShoppers(1).get(0)).expectProblem(404, "voucher-not-found");
     }

@@ -17,7 +17,7 @@ import org.testcontainers.utility.DockerImageName;
  *   <li>{@code SECKILL_TEST_DB_URL} (+ {@code _USER}, {@code _PASSWORD}) and {@code SECKILL_TEST_REDIS_HOST}
  *       ({@code _PORT}) when set;</li>
  *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (CI and the dev machines run
- *       MariaDB and Redis there), using the database {@code seckill_test};</li>
+ *       MariaDB and Redis there), using the database {@code seckill_test} and Redis database 1;</li>
  *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs.</li>
  * </ol>
  * Tests never share state by accident: each creates its own voucher and shoppers.
@@ -61,6 +61,8 @@ public final class TestServers {
             props.put("spring.datasource.password", "");
             props.put("spring.data.redis.host", "127.0.0.1");
             props.put("spring.data.redis.port", "6379");
+            // not database 0, which the local cluster (scripts/cluster) uses on the same server
+            props.put("spring.data.redis.database", "1");
         } else if (DockerClientFactory.instance().isDockerAvailable()) {
             startContainers(props);
         } else {
