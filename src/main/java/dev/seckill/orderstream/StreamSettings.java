@@ -19,12 +19,13 @@ import org.springframework.validation.annotation.Validated;
  *                     consumer by a live one
  * @param maxAttempts  failed attempts to persist one order before it is given up: compensated and
  *                     dead-lettered; an outage of MySQL or Redis counts no attempt
- * @param consumers    consumer threads per instance
+ * @param consumers    consumer threads per instance; 0 makes an instance that only takes orders (other
+ *                     instances write them)
  * @param consumerName this instance's consumer name (its threads add -1, -2, ...); unique per instance, so
  *                     that a restarted instance finds the messages it had not acknowledged
  */
 @Validated
 @ConfigurationProperties("seckill.stream")
 public record StreamSettings(@NotBlank String group, @Min(1) @Max(1000) int batchSize, @NotNull Duration idlePoll,
-        @NotNull Duration claimIdle, @Min(1) int maxAttempts, @Min(1) @Max(16) int consumers, @NotBlank String consumerName) {
+        @NotNull Duration claimIdle, @Min(1) int maxAttempts, @Min(0) @Max(16) int consumers, @NotBlank String consumerName) {
 }
