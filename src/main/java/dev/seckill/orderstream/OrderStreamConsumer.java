@@ -36,6 +36,8 @@ class OrderStreamConsumer implements SmartLifecycle {
     private static final long MAX_BACKOFF_MILLIS = 5_000;
     /** A stream that keeps coming back empty is read less and less often, down to once a second. */
     private static final long MAX_IDLE_POLL_MILLIS = 1_000;
+    /** Orders left for later (shopper locked elsewhere, a failed attempt) are retried this much later. */
+    private static final long RETRY_LATER_MILLIS = 200;
     /** A sale over for this long, with nothing left in its stream, leaves the registry. */
     private static final long ENDED_SALE_GRACE_MILLIS = 60_000;
 
@@ -101,6 +103,8 @@ class OrderStreamConsumer implements SmartLifecycle {
         private long claimedAt;
         /** Re-read this consumer's own unacknowledged messages: at start-up and after a failure. */
         private boolean ownPendingFirst = true;
+        /** Not before then, so orders left for later never hold up the new ones. */
+        private long ownPendingDueAt;
         private long backoffMillis;
 
         Worker(String name) {
@@ -121,6 +125,7 @@ class OrderStreamConsumer implements SmartLifecycle {
                         log.error("Order consumer {} failed; retrying", name, e);
                     }
                     ownPendingFirst = true;
+                    ownPendingDueAt = 0;
                     backoffMillis = Math.min(MAX_BACKOFF_MILLIS, Math.max(100, backoffMillis * 2));
                     log.warn("Order consumer {}: {} ({}); retrying in {} ms", name, e.getClass().getSimpleName(),
                             e.getMessage(), backoffMillis);
@@ -148,8 +153,10 @@ class OrderStreamConsumer implements SmartLifecycle {
             if (claim) {
                 claimedAt = now;
             }
-            boolean readOwn = ownPendingFirst;
-            ownPendingFirst = false;
+            boolean readOwn = ownPendingFirst && now >= ownPendingDueAt;
+            if (readOwn) {
+                ownPendingFirst = false;
+            }
             boolean worked = false;
             for (long voucherId : vouchers) {
                 if (!readOwn && !claim && now < nextReadAt.getOrDefault(voucherId, 0L)) {
@@ -206,7 +213,7 @@ class OrderStreamConsumer implements SmartLifecycle {
                 Set<Long> locked = held.shoppers();
                 List<QueuedOrder> mine = batch.stream().filter(o -> locked.contains(o.shopperId())).toList();
                 if (mine.size() < batch.size()) {
-                    ownPendingFirst = true; // the others stay delivered to us: retry them next round
+                    retryOwnLater(); // the others stay delivered to us
                 }
                 Set<Long> pending = stream.stillPending(voucherId, mine);
                 List<QueuedOrder> todo = mine.stream().filter(o -> pending.contains(o.orderId())).toList();
@@ -246,10 +253,15 @@ class OrderStreamConsumer implements SmartLifecycle {
                             order.orderId(), order.shopperId(), order.voucherId(), attempts, reason);
                 }
             } else {
-                ownPendingFirst = true;
+                retryOwnLater();
                 log.warn("Order {} failed attempt {} of {}: {}", order.orderId(), attempts, settings.maxAttempts(),
                         e.toString());
             }
+        }
+
+        private void retryOwnLater() {
+            ownPendingFirst = true;
+            ownPendingDueAt = System.currentTimeMillis() + RETRY_LATER_MILLIS;
         }
 
         private void sleep(long millis) {
