@@ -92,7 +92,7 @@ class AsyncCrashIT extends IntegrationTest {
                 + "unacknowledged at the kill%n",
                 accepted.size(), unanswered.get(), pendingAtKill);
         assertThat(pendingAtKill).as("A died holding messages").isPositive();
-        awaitNoPendingOrders(voucherId);
+        api.awaitNoPendingOrders(voucherId, Duration.ofMinutes(1));
 
         List<String> inMySql = db.queryForList("SELECT CAST(id AS CHAR) FROM voucher_order WHERE voucher_id = ?",
                 String.class, voucherId);
@@ -123,11 +123,4 @@ class AsyncCrashIT extends IntegrationTest {
         return 0;
     }
 
-    private void awaitNoPendingOrders(long voucherId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (api.audit(voucherId).path("pendingOrders").asLong() > 0) {
-            assertThat(System.currentTimeMillis()).as("orders still pending a minute after the crash").isLessThan(deadline);
-            Thread.sleep(200);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.seckill.orderstream;
 
+import java.time.Duration;
 import java.util.List;
 
 import dev.seckill.lock.SeckillLocks;
@@ -91,7 +92,7 @@ class AsyncPathIT extends IntegrationTest {
         assertThat(redisson.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).isExists())
                 .as("refused without touching Redis").isFalse();
 
-        awaitNoPending(voucherId);
+        api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":1}").expectStatus(200);
         awaitStatus(api.seckill(voucherId, tokens.get(2)).expectStatus(202).json().path("orderId").asString(),
                 tokens.get(2), "CONFIRMED");
@@ -103,7 +104,7 @@ class AsyncPathIT extends IntegrationTest {
         List<String> tokens = api.mintShoppers(4);
         api.seckill(voucherId, tokens.get(0)).expectStatus(202);
         api.seckill(voucherId, tokens.get(1)).expectStatus(202);
-        awaitNoPending(voucherId);
+        api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
 
         redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
         JsonNode report = api.asAdmin("POST", "/admin/vouchers/" + voucherId + "/reconcile", null).expectStatus(200).json();
@@ -115,7 +116,7 @@ class AsyncPathIT extends IntegrationTest {
         redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
         api.seckill(voucherId, tokens.get(1)).expectProblem(409, "already-ordered");
         api.seckill(voucherId, tokens.get(2)).expectStatus(202);
-        awaitNoPending(voucherId);
+        api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(3);
         assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
@@ -129,7 +130,7 @@ class AsyncPathIT extends IntegrationTest {
             api.seckill(voucherId, token).expectStatus(202);
             api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectProblem(409, "orders-pending");
         }
-        awaitNoPending(voucherId);
+        api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectStatus(200);
     }
 
@@ -149,11 +150,4 @@ class AsyncPathIT extends IntegrationTest {
         }
     }
 
-    private void awaitNoPending(long voucherId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (api.audit(voucherId).path("pendingOrders").asLong() > 0) {
-            assertThat(System.currentTimeMillis()).as("orders still pending").isLessThan(deadline);
-            Thread.sleep(50);
-        }
-    }
 }

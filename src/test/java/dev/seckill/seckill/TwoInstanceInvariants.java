@@ -118,7 +118,7 @@ abstract class TwoInstanceInvariants {
         assertThat(ordersByShopper).hasSize(STOCK);
         assertThat(ordersByShopper.values()).allSatisfy(count -> assertThat(count).hasValue(1));
         assertThat(servedBy).hasSize(2);
-        awaitNoPendingOrders(b, voucherId);
+        b.awaitNoPendingOrders(voucherId, Duration.ofSeconds(30));
 
         JdbcTemplate db = instanceA.getBean(JdbcTemplate.class);
         assertThat(db.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId))
@@ -134,14 +134,6 @@ abstract class TwoInstanceInvariants {
         assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
     }
 
-    /** The async path's orders reach MySQL shortly after their 202; sync has none pending. */
-    static void awaitNoPendingOrders(Api api, long voucherId) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (api.audit(voucherId).path("pendingOrders").asLong() > 0) {
-            assertThat(System.currentTimeMillis()).as("orders still pending after 30 s").isLessThan(deadline);
-            Thread.sleep(100);
-        }
-    }
 
     private static ConfigurableApplicationContext start(String mode, String instanceId) {
         // As command-line arguments: builder "properties" are defaults that application.yml would override.

@@ -83,6 +83,20 @@ public final class Api {
         return audit.json();
     }
 
+    /** The async path's orders reach MySQL shortly after their 202; waits until none is pending. */
+    public JsonNode awaitNoPendingOrders(long voucherId, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode audit = audit(voucherId);
+        while (audit.path("pendingOrders").asLong() > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("orders still pending after " + timeout + ": " + audit);
+            }
+            Thread.sleep(50);
+            audit = audit(voucherId);
+        }
+        return audit;
+    }
+
     private HttpRequest.Builder request(String path, String... headers) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
         if (headers.length > 0) {
