@@ -29,7 +29,9 @@ class OrderQueries {
             return switch (state.kind()) {
                 case PENDING -> new OrderView(orderId, state.voucherId(), OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
                 case FAILED -> new OrderView(orderId, state.voucherId(), OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
-                case UNKNOWN -> throw new SeckillProblem(ProblemCode.ORDER_NOT_FOUND);
+                // Written to MySQL (and no longer pending) between the two reads: read MySQL again.
+                case UNKNOWN -> orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView)
+                        .orElseThrow(() -> new SeckillProblem(ProblemCode.ORDER_NOT_FOUND));
             };
         });
     }

@@ -10,6 +10,7 @@ import java.util.Set;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.orderstream.OrderBatchWriter.NewOrder;
+import dev.seckill.stock.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.web.SeckillProblem;
 import org.slf4j.Logger;
@@ -47,17 +48,19 @@ class OrderStreamConsumer implements SmartLifecycle {
     private final StreamSettings settings;
     private final JdbcTemplate jdbc;
     private final SaleWindowCache windows;
+    private final SoldOutFlags soldOut;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
 
     OrderStreamConsumer(OrderStream stream, OrderBatchWriter writer, SeckillLocks locks, StreamSettings settings,
-            JdbcTemplate jdbc, SaleWindowCache windows) {
+            JdbcTemplate jdbc, SaleWindowCache windows, SoldOutFlags soldOut) {
         this.stream = stream;
         this.writer = writer;
         this.locks = locks;
         this.settings = settings;
         this.jdbc = jdbc;
         this.windows = windows;
+        this.soldOut = soldOut;
     }
 
     @Override
@@ -249,6 +252,7 @@ class OrderStreamConsumer implements SmartLifecycle {
             if (attempts >= settings.maxAttempts()) {
                 String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
                 if (stream.giveUp(order, reason.length() > 500 ? reason.substring(0, 500) : reason)) {
+                    soldOut.clear(order.voucherId()); // its unit is back: let every instance sell it again
                     log.error("Gave up on order {} of shopper {} (voucher {}) after {} attempts, compensated: {}",
                             order.orderId(), order.shopperId(), order.voucherId(), attempts, reason);
                 }

@@ -80,6 +80,21 @@ class AsyncPathIT extends IntegrationTest {
     }
 
     @Test
+    void aUnitReturnedByAGivenUpOrderCanBeSoldAgainAfterASellOut() throws Exception {
+        long voucherId = api.createVoucher(1);
+        List<String> tokens = api.mintShoppers(2);
+        long poisoned = shopperId(tokens.get(0));
+        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) "
+                + "VALUES (?, ?, ?, 'CONFIRMED', NOW(3))", 43_000_000L + voucherId, poisoned, voucherId);
+        String orderId = api.seckill(voucherId, tokens.get(0)).expectStatus(202).json().path("orderId").asString();
+        api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out"); // the flag is set now
+
+        awaitStatus(orderId, tokens.get(0), "FAILED");
+        String second = api.seckill(voucherId, tokens.get(1)).expectStatus(202).json().path("orderId").asString();
+        awaitStatus(second, tokens.get(1), "CONFIRMED");
+    }
+
+    @Test
     void afterSellingOutEveryInstanceRefusesFromMemoryUntilTheStockIsReset() throws Exception {
         long voucherId = api.createVoucher(1);
         List<String> tokens = api.mintShoppers(3);
