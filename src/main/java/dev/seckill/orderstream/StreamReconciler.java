@@ -25,8 +25,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Rebuilds a voucher's Redis stock counter and buyer set from MySQL plus the orders still on their way
- * (pending in Redis, not yet in MySQL): for use after Redis lost its data. Under the voucher's lock,
- * with the counter deleted first so that no order is accepted while the numbers are being taken.
+ * (pending in Redis, not yet in MySQL): for use after Redis lost its data, by both order paths. Under
+ * the voucher's lock, with the counter deleted first so that no order is accepted while the numbers
+ * are being taken. A sync order that took its unit before the loss and commits after the rebuild
+ * leaves the counter one high; MySQL's guarded UPDATE still refuses any unit that is not there.
  */
 @Component
 public class StreamReconciler {

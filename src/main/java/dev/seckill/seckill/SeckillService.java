@@ -5,9 +5,9 @@ import java.time.Clock;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.order.OrderWriter;
+import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.stock.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.voucher.VoucherStock;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.springframework.stereotype.Service;
@@ -24,16 +24,16 @@ class SeckillService {
 
     private final SaleWindowCache windows;
     private final StockCache stock;
-    private final VoucherStock voucherStock;
+    private final StreamReconciler reconciler;
     private final SeckillLocks locks;
     private final OrderWriter orders;
     private final Clock clock;
 
-    SeckillService(SaleWindowCache windows, StockCache stock, VoucherStock voucherStock, SeckillLocks locks,
+    SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
             OrderWriter orders, Clock clock) {
         this.windows = windows;
         this.stock = stock;
-        this.voucherStock = voucherStock;
+        this.reconciler = reconciler;
         this.locks = locks;
         this.orders = orders;
         this.clock = clock;
@@ -65,8 +65,9 @@ class SeckillService {
     private void takeCachedStock(long voucherId, long shopperId) {
         StockCache.TakeResult taken = stock.take(voucherId, shopperId);
         if (taken == StockCache.TakeResult.NOT_CACHED) {
-            // Redis lost the counter (restart, eviction): rebuild it from MySQL, then try again.
-            voucherStock.warmCache(voucherId);
+            // Redis lost the counter (restart, eviction): rebuild it and the buyer set from MySQL,
+            // the same way as the async path (once, under the voucher's lock), then try again.
+            reconciler.reconcileIfMissing(voucherId);
             taken = stock.take(voucherId, shopperId);
         }
         switch (taken) {

@@ -34,11 +34,6 @@ public class StockCache {
         counter(voucherId).set(Integer.toString(stock));
     }
 
-    /** Caches the stock unless a counter is already there (another instance may have warmed it). */
-    public void setIfAbsent(long voucherId, int stock) {
-        counter(voucherId).setIfAbsent(Integer.toString(stock));
-    }
-
     public OptionalLong read(long voucherId) {
         String value = counter(voucherId).get();
         return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value));

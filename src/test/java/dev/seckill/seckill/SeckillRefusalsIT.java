@@ -9,11 +9,13 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +26,9 @@ class SeckillRefusalsIT extends IntegrationTest {
 
     @Autowired
     SeckillLocks locks;
+
+    @Autowired
+    RedissonClient redisson;
 
     @Test
     void placesAnOrderAndTheShopperCanReadItBack() {
@@ -126,6 +131,24 @@ class SeckillRefusalsIT extends IntegrationTest {
         }
         assertThat(api.audit(voucherId).path("redisStock").asLong()).isEqualTo(5);
         api.seckill(voucherId, token).expectStatus(201);
+    }
+
+    @Test
+    void aCounterLostByRedisIsRebuiltFromMySqlWithItsBuyers() {
+        long voucherId = api.createVoucher(5);
+        List<String> tokens = api.mintShoppers(2);
+        api.seckill(voucherId, tokens.get(0)).expectStatus(201);
+        redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
+
+        api.seckill(voucherId, tokens.get(0)).expectProblem(409, "already-ordered");
+        String firstShopper = tokens.get(0).substring(0, tokens.get(0).indexOf('.'));
+        assertThat(redisson.getSet(VoucherKeys.buyers(voucherId), org.redisson.client.codec.StringCodec.INSTANCE)
+                .contains(firstShopper)).as("the buyer set was rebuilt from MySQL").isTrue();
+        api.seckill(voucherId, tokens.get(1)).expectStatus(201);
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).isEqualTo(2);
+        assertThat(audit.path("redisStock").asLong()).isEqualTo(3);
+        assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
     }
 
     @Test
