@@ -1,7 +1,9 @@
 package dev.seckill.order;
 
-import dev.seckill.user.CurrentShopper;
+import dev.seckill.ratelimit.ShopperRateLimits;
+import dev.seckill.security.CurrentShopper;
 import jakarta.validation.constraints.Positive;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -10,13 +12,16 @@ import org.springframework.web.bind.annotation.RestController;
 class OrderController {
 
     private final OrderQueries queries;
+    private final ShopperRateLimits rateLimits;
 
-    OrderController(OrderQueries queries) {
+    OrderController(OrderQueries queries, ShopperRateLimits rateLimits) {
         this.queries = queries;
+        this.rateLimits = rateLimits;
     }
 
     @GetMapping("/orders/{orderId}")
-    OrderView get(@PathVariable @Positive long orderId, CurrentShopper shopper) {
+    OrderView get(@PathVariable @Positive long orderId, @AuthenticationPrincipal CurrentShopper shopper) {
+        rateLimits.requireOrderReadPermit(shopper.id());
         return queries.findOwn(orderId, shopper.id());
     }
 }

@@ -5,6 +5,7 @@ import java.time.Clock;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.orderstream.StreamReconciler;
+import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.stock.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.web.ProblemCode;
@@ -24,15 +25,17 @@ class AsyncSeckillService {
     private final OrderStream stream;
     private final StreamReconciler reconciler;
     private final IdGenerator ids;
+    private final ShopperRateLimits rateLimits;
     private final Clock clock;
 
     AsyncSeckillService(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
-            IdGenerator ids, Clock clock) {
+            IdGenerator ids, ShopperRateLimits rateLimits, Clock clock) {
         this.windows = windows;
         this.soldOut = soldOut;
         this.stream = stream;
         this.reconciler = reconciler;
         this.ids = ids;
+        this.rateLimits = rateLimits;
         this.clock = clock;
     }
 
@@ -41,6 +44,7 @@ class AsyncSeckillService {
         if (soldOut.isSoldOut(voucherId)) {
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
+        rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
         OrderStream.Enqueued result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
         if (result == OrderStream.Enqueued.NOT_CACHED) {

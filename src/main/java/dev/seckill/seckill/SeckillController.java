@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.user.CurrentShopper;
+import dev.seckill.security.CurrentShopper;
 import dev.seckill.web.ProblemResponses;
 import dev.seckill.web.SeckillProblem;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Positive;
 import org.springframework.http.MediaType;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -37,7 +38,7 @@ class SeckillController {
     }
 
     @PostMapping("/seckill/{voucherId}")
-    void place(@PathVariable @Positive long voucherId, CurrentShopper shopper, HttpServletRequest request,
+    void place(@PathVariable @Positive long voucherId, @AuthenticationPrincipal CurrentShopper shopper, HttpServletRequest request,
             HttpServletResponse response) throws IOException {
         long orderId;
         try {

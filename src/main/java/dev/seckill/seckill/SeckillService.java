@@ -6,6 +6,7 @@ import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.order.OrderWriter;
 import dev.seckill.orderstream.StreamReconciler;
+import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.stock.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.web.ProblemCode;
@@ -27,15 +28,17 @@ class SeckillService {
     private final StreamReconciler reconciler;
     private final SeckillLocks locks;
     private final OrderWriter orders;
+    private final ShopperRateLimits rateLimits;
     private final Clock clock;
 
     SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
-            OrderWriter orders, Clock clock) {
+            OrderWriter orders, ShopperRateLimits rateLimits, Clock clock) {
         this.windows = windows;
         this.stock = stock;
         this.reconciler = reconciler;
         this.locks = locks;
         this.orders = orders;
+        this.rateLimits = rateLimits;
         this.clock = clock;
     }
 
@@ -44,6 +47,7 @@ class SeckillService {
         if (stock.isSoldOut(voucherId)) {
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
+        rateLimits.requireOrderPermit(shopperId);
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
             takeCachedStock(voucherId, shopperId);
             long orderId;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.seckill.id.IdGenerator;
+import dev.seckill.security.ShopperTokens;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -15,10 +16,10 @@ class ShopperService {
 
     private final JdbcTemplate jdbc;
     private final IdGenerator ids;
-    private final TokenService tokens;
+    private final ShopperTokens tokens;
     private final Clock clock;
 
-    ShopperService(JdbcTemplate jdbc, IdGenerator ids, TokenService tokens, Clock clock) {
+    ShopperService(JdbcTemplate jdbc, IdGenerator ids, ShopperTokens tokens, Clock clock) {
         this.jdbc = jdbc;
         this.ids = ids;
         this.tokens = tokens;

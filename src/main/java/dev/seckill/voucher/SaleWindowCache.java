@@ -1,62 +1,97 @@
 package dev.seckill.voucher;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
+import org.redisson.api.RTopic;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
- * Sale windows kept in memory so the seckill path never reads MySQL to validate a request. A window
- * never changes after creation, so known vouchers are cached for good; unknown ids are remembered
- * briefly (a voucher created on another instance becomes visible within {@link #UNKNOWN_TTL_MILLIS})
- * and in bounded number, so a flood of random ids can neither reach MySQL nor fill the heap.
+ * Every voucher's sale window, in memory, so the seckill path never reads MySQL to validate a request
+ * and a flood of made-up voucher ids never reaches it. A window never changes after creation.
+ * <p>
+ * Voucher ids grow ({@code AUTO_INCREMENT}) and are never deleted, so after a load of "every id above N"
+ * an unknown id at or below the highest loaded one is certainly not a voucher: it is refused with no
+ * query. Only an id above it can be a voucher created since; for those the instance loads what is new,
+ * at most once per {@link #REFRESH_GAP_MILLIS}, however many such ids arrive. A voucher created on another
+ * instance usually arrives sooner, through Redis pub/sub.
  */
 @Component
 public class SaleWindowCache {
 
-    static final long UNKNOWN_TTL_MILLIS = 1_000;
-    static final int MAX_UNKNOWN = 10_000;
+    static final long REFRESH_GAP_MILLIS = 1_000;
+    /** Pub/sub ignores Redis database numbers: the topic carries it, so apps on different databases never mix. */
+    static final String TOPIC = "seckill:vouchers:db";
 
-    private final SeckillVoucherRepository vouchers;
+    private final SaleWindowSource source;
     private final Clock clock;
+    private final Consumer<String> announce;
     private final Map<Long, SaleWindow> known = new ConcurrentHashMap<>();
-    private final Map<Long, Long> unknownUntil = new ConcurrentHashMap<>();
+    /** Every voucher with an id up to this one is in {@link #known}. */
+    private volatile long loadedUpTo;
+    private long nextLoadAt = Long.MIN_VALUE;
 
-    SaleWindowCache(SeckillVoucherRepository vouchers, Clock clock) {
-        this.vouchers = vouchers;
+    @Autowired
+    SaleWindowCache(SaleWindowSource source, Clock clock, RedissonClient redisson,
+            @Value("${spring.data.redis.database:0}") int database) {
+        this(source, clock, redisson.getTopic(TOPIC + database, StringCodec.INSTANCE));
+    }
+
+    private SaleWindowCache(SaleWindowSource source, Clock clock, RTopic topic) {
+        this(source, clock, topic::publish);
+        topic.addListener(String.class, (channel, message) -> created(message));
+    }
+
+    /** {@code announce} tells the other instances of a voucher created here ({@link #created} on each). */
+    SaleWindowCache(SaleWindowSource source, Clock clock, Consumer<String> announce) {
+        this.source = source;
         this.clock = clock;
+        this.announce = announce;
     }
 
     /** The voucher's window, or 404 voucher-not-found. */
     public SaleWindow require(long voucherId) {
         SaleWindow window = known.get(voucherId);
-        if (window != null) {
-            return window;
+        if (window == null && voucherId > loadedUpTo) {
+            loadNew();
+            window = known.get(voucherId);
         }
-        Long until = unknownUntil.get(voucherId);
-        long now = clock.millis();
-        if (until != null && until > now) {
-            throw notFound(voucherId);
+        if (window == null) {
+            throw new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
         }
-        return vouchers.findById(voucherId).map(v -> remember(voucherId, v.window())).orElseGet(() -> {
-            if (unknownUntil.size() >= MAX_UNKNOWN) {
-                unknownUntil.clear();
-            }
-            unknownUntil.put(voucherId, now + UNKNOWN_TTL_MILLIS);
-            throw notFound(voucherId);
-        });
-    }
-
-    SaleWindow remember(long voucherId, SaleWindow window) {
-        known.put(voucherId, window);
-        unknownUntil.remove(voucherId);
         return window;
     }
 
-    private static SeckillProblem notFound(long voucherId) {
-        return new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+    /** A voucher this instance created: known here at once, and on the others through pub/sub. */
+    void remember(long voucherId, SaleWindow window) {
+        known.put(voucherId, window);
+        announce.accept(voucherId + "," + window.begin().toEpochMilli() + "," + window.end().toEpochMilli());
+    }
+
+    private synchronized void loadNew() {
+        long now = clock.millis();
+        if (now < nextLoadAt) {
+            return;
+        }
+        nextLoadAt = now + REFRESH_GAP_MILLIS;
+        long after = loadedUpTo;
+        Map<Long, SaleWindow> loaded = source.loadAfter(after);
+        known.putAll(loaded);
+        loadedUpTo = loaded.keySet().stream().mapToLong(Long::longValue).max().orElse(after);
+    }
+
+    void created(String message) {
+        String[] fields = message.split(",");
+        known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
+                Instant.ofEpochMilli(Long.parseLong(fields[2]))));
     }
 }

@@ -10,7 +10,6 @@ import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.PageRequest;
-import org.springframework.data.domain.Sort;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -68,10 +67,8 @@ class VoucherService {
     }
 
     @Transactional(readOnly = true)
-    List<VoucherView> newest(int limit) {
-        return vouchers.findAll(PageRequest.of(0, limit, Sort.by(Sort.Direction.DESC, "id"))).stream()
-                .flatMap(voucher -> seckillVouchers.findById(voucher.getId()).map(sale -> view(voucher, sale)).stream())
-                .toList();
+    List<VoucherView> newest(int page, int size) {
+        return vouchers.newest(PageRequest.of(page, size));
     }
 
     VoucherView resetStock(long voucherId, StockResetRequest request) {

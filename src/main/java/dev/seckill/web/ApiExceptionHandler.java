@@ -41,7 +41,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(SeckillProblem.class)
     ResponseEntity<ProblemDetail> handleSeckillProblem(SeckillProblem problem) {
         ProblemCode code = problem.code();
-        return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, problem.getMessage()));
+        return ResponseEntity.status(code.status()).headers(headersFor(problem)).body(problemOf(code, problem.getMessage()));
+    }
+
+    static HttpHeaders headersFor(SeckillProblem problem) {
+        HttpHeaders headers = headersFor(problem.code());
+        if (problem.retryAfterSeconds() > 0) {
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(problem.retryAfterSeconds()));
+        }
+        return headers;
     }
 
     static HttpHeaders headersFor(ProblemCode code) {
@@ -51,7 +59,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         } else if (code.status().value() == 401) {
             headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"seckill\"");
         } else if (code == ProblemCode.REQUEST_IN_FLIGHT || code == ProblemCode.VOUCHER_BUSY
-                || code == ProblemCode.BACKEND_UNAVAILABLE) {
+                || code == ProblemCode.BACKEND_UNAVAILABLE || code == ProblemCode.RATE_LIMITED) {
             headers.set(HttpHeaders.RETRY_AFTER, "1");
         }
         return headers;

@@ -23,7 +23,12 @@ public enum ProblemCode {
     TOKEN_EXPIRED("token-expired", HttpStatus.UNAUTHORIZED, "The shopper token has expired"),
     ADMIN_CREDENTIALS_MISSING("admin-credentials-missing", HttpStatus.UNAUTHORIZED, "Admin credentials are required"),
     ADMIN_CREDENTIALS_INVALID("admin-credentials-invalid", HttpStatus.UNAUTHORIZED, "Admin credentials are wrong"),
+    ACCESS_DENIED("access-denied", HttpStatus.FORBIDDEN, "These credentials may not do this"),
+    RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests; slow down"),
+    REQUEST_REJECTED("request-rejected", HttpStatus.BAD_REQUEST,
+            "The request URL is not allowed (encoded or repeated slashes, dot segments, semicolons, control characters)"),
 
+    BAD_REQUEST("bad-request", HttpStatus.BAD_REQUEST, "The HTTP request could not be parsed"),
     VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "The request is invalid"),
     INVALID_PARAMETER("invalid-parameter", HttpStatus.BAD_REQUEST, "A path or query parameter is invalid"),
     MISSING_PARAMETER("missing-parameter", HttpStatus.BAD_REQUEST, "A required parameter is missing"),

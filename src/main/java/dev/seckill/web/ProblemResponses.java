@@ -21,7 +21,7 @@ public final class ProblemResponses {
     public static void write(HttpServletResponse response, SeckillProblem problem, String instance) throws IOException {
         ProblemCode code = problem.code();
         response.setStatus(code.status().value());
-        ApiExceptionHandler.headersFor(code).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+        ApiExceptionHandler.headersFor(problem).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
         byte[] body = render(code, problem.getMessage(), instance);
         response.setContentType(CONTENT_TYPE);
         response.setContentLength(body.length);
@@ -30,12 +30,17 @@ public final class ProblemResponses {
 
     /** The same fields, in the same order, as Spring's ProblemDetail serialization. */
     static byte[] render(ProblemCode code, String detail, String instance) {
+        return render(code, code.status().value(), detail, instance);
+    }
+
+    /** With another status than the code's own, for answers whose status someone else chose (Tomcat). */
+    static byte[] render(ProblemCode code, int status, String detail, String instance) {
         StringBuilder json = new StringBuilder(160);
         json.append("{\"detail\":");
         string(json, detail);
         json.append(",\"instance\":");
         string(json, instance);
-        json.append(",\"status\":").append(code.status().value()).append(",\"title\":");
+        json.append(",\"status\":").append(status).append(",\"title\":");
         string(json, code.title());
         json.append(",\"code\":");
         string(json, code.code());

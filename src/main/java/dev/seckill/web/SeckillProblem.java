@@ -8,17 +8,28 @@ package dev.seckill.web;
 public class SeckillProblem extends RuntimeException {
 
     private final ProblemCode code;
+    private final long retryAfterSeconds;
 
     public SeckillProblem(ProblemCode code) {
         this(code, code.title());
     }
 
     public SeckillProblem(ProblemCode code, String detail) {
+        this(code, detail, 0);
+    }
+
+    /** A refusal that tells the client when to come back ({@code Retry-After}); 0 leaves the code's default. */
+    public SeckillProblem(ProblemCode code, String detail, long retryAfterSeconds) {
         super(detail, null, false, false);
         this.code = code;
+        this.retryAfterSeconds = retryAfterSeconds;
     }
 
     public ProblemCode code() {
         return code;
+    }
+
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 }

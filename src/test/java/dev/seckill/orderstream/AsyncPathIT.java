@@ -8,6 +8,8 @@ import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.Tokens;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -150,19 +152,18 @@ class AsyncPathIT extends IntegrationTest {
     }
 
     private static long shopperId(String token) {
-        return Long.parseLong(token.substring(0, token.indexOf('.')));
+        return Tokens.shopperId(token);
     }
 
     private JsonNode order(String orderId, String token) {
         return api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json();
     }
 
-    private void awaitStatus(String orderId, String token, String status) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!status.equals(order(orderId, token).path("status").asString())) {
-            assertThat(System.currentTimeMillis()).as("order " + orderId + " never became " + status).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    /** Polls like a shopper's page would, well inside the per-shopper order-read limit. */
+    private void awaitStatus(String orderId, String token, String status) {
+        Awaitility.await("order " + orderId + " becomes " + status).atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> status.equals(order(orderId, token).path("status").asString()));
     }
 
 }

@@ -3,10 +3,9 @@ package dev.seckill.seckill;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.stock.VoucherKeys;
@@ -14,6 +13,11 @@ import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.TestServers;
+import dev.seckill.support.Tokens;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.PlainJWT;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -125,7 +129,7 @@ class SeckillRefusalsIT extends IntegrationTest {
     void requestInFlightWhileTheSameShopperHoldsTheLock() throws Exception {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
-        long shopperId = Long.parseLong(token.substring(0, token.indexOf('.')));
+        long shopperId = Tokens.shopperId(token);
         try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId)) {
             api.seckill(voucherId, token).expectProblem(429, "request-in-flight");
         }
@@ -141,7 +145,7 @@ class SeckillRefusalsIT extends IntegrationTest {
         redisson.getKeys().delete(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId));
 
         api.seckill(voucherId, tokens.get(0)).expectProblem(409, "already-ordered");
-        String firstShopper = tokens.get(0).substring(0, tokens.get(0).indexOf('.'));
+        String firstShopper = Long.toString(Tokens.shopperId(tokens.get(0)));
         assertThat(redisson.getSet(VoucherKeys.buyers(voucherId), org.redisson.client.codec.StringCodec.INSTANCE)
                 .contains(firstShopper)).as("the buyer set was rebuilt from MySQL").isTrue();
         api.seckill(voucherId, tokens.get(1)).expectStatus(201);
@@ -172,35 +176,45 @@ class SeckillRefusalsIT extends IntegrationTest {
     @Test
     void forgedToken() {
         long voucherId = api.createVoucher(5);
-        long future = Instant.now().plusSeconds(3600).getEpochSecond();
-        String forged = sign("42." + future, "some-other-secret-of-sufficient-length-0123");
+        Instant future = Instant.now().plusSeconds(3600);
+        String foreignSecret = "some-other-secret-of-sufficient-length-0123";
 
-        api.seckill(voucherId, forged).expectProblem(401, "token-invalid");
+        api.seckill(voucherId, Tokens.signed(foreignSecret, "42", "seckill", future)).expectProblem(401, "token-invalid");
 
         String real = api.mintShoppers(1).get(0);
         String[] parts = real.split("\\.");
-        String otherShopper = (Long.parseLong(parts[0]) + 1) + "." + parts[1] + "." + parts[2];
+        String otherShopper = parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("{\"iss\":\"seckill\",\"sub\":\"" + (Tokens.shopperId(real) + 1) + "\",\"exp\":" + future.getEpochSecond() + "}")
+                        .getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
         api.seckill(voucherId, otherShopper).expectProblem(401, "token-invalid");
+        api.seckill(voucherId, Tokens.signed(TestServers.TOKEN_SECRET, "42", "someone-else", future))
+                .expectProblem(401, "token-invalid");
+        api.seckill(voucherId, Tokens.sign(TestServers.TOKEN_SECRET, new JWSHeader(JWSAlgorithm.HS384),
+                new JWTClaimsSet.Builder().subject("42").issuer("seckill").expirationTime(Date.from(future)).build()))
+                .expectProblem(401, "token-invalid");
+        String unsigned = new PlainJWT(new JWTClaimsSet.Builder().subject("42").issuer("seckill")
+                .expirationTime(Date.from(future)).build()).serialize();
+        api.seckill(voucherId, unsigned).expectProblem(401, "token-invalid");
+        assertThat(api.audit(voucherId).path("orders").asLong()).isZero();
+    }
+
+    @Test
+    void aTokenForAShopperIdThatDoesNotParse() {
+        long voucherId = api.createVoucher(5);
+        Instant future = Instant.now().plusSeconds(3600);
+        for (String subject : List.of("abc", "-5", "0", "1.5", "99999999999999999999", "")) {
+            api.seckill(voucherId, Tokens.forTestInstances(subject, future)).expectProblem(401, "token-invalid");
+        }
+        api.seckill(voucherId, Tokens.forTestInstances("42", null)).expectProblem(401, "token-invalid");
         assertThat(api.audit(voucherId).path("orders").asLong()).isZero();
     }
 
     @Test
     void expiredToken() {
         long voucherId = api.createVoucher(5);
-        String expired = sign("42." + Instant.now().minusSeconds(1).getEpochSecond(), TestServers.TOKEN_SECRET);
+        String expired = Tokens.forTestInstances("42", Instant.now().minusSeconds(1));
 
         api.seckill(voucherId, expired).expectProblem(401, "token-expired");
-    }
-
-
-    private static String sign(String payload, String secret) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            byte[] signature = mac.doFinal(payload.getBytes(StandardCharsets.US_ASCII));
-            return payload + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(signature);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        api.get("/orders/1", "Authorization", "Bearer " + expired).expectProblem(401, "token-expired");
     }
 }

@@ -15,14 +15,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.seckill.SeckillApplication;
 import dev.seckill.support.Api;
+import dev.seckill.support.Instances;
 import dev.seckill.support.Api.Response;
-import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
@@ -47,8 +45,8 @@ abstract class TwoInstanceInvariants {
 
     /** One after the other: Spring Boot's logging set-up is not safe for two starts at once in one JVM. */
     static void startTwoInstances(String mode) {
-        instanceA = start(mode, "it-" + mode + "-a");
-        instanceB = start(mode, "it-" + mode + "-b");
+        instanceA = Instances.start(mode, "it-" + mode + "-a");
+        instanceB = Instances.start(mode, "it-" + mode + "-b");
     }
 
     /** 201 in sync mode (in MySQL already), 202 in async mode (accepted, on its way). */
@@ -135,17 +133,7 @@ abstract class TwoInstanceInvariants {
     }
 
 
-    private static ConfigurableApplicationContext start(String mode, String instanceId) {
-        // As command-line arguments: builder "properties" are defaults that application.yml would override.
-        List<String> args = new ArrayList<>();
-        TestServers.properties().forEach((name, value) -> args.add("--" + name + "=" + value));
-        args.add("--server.port=0");
-        args.add("--seckill.web.instance-id=" + instanceId);
-        args.add("--seckill.mode=" + mode);
-        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
-    }
-
     private static int port(ConfigurableApplicationContext context) {
-        return Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
+        return Instances.port(context);
     }
 }

@@ -3,6 +3,7 @@ package dev.seckill.voucher;
 import java.util.List;
 
 import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.Tokens;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -61,7 +62,10 @@ class VoucherAdminIT extends IntegrationTest {
         JsonNode json = api.asAdmin("POST", "/admin/shoppers?count=3", null).expectStatus(201).json();
         assertThat(json.path("count").asInt()).isEqualTo(3);
         assertThat(json.path("shoppers")).hasSize(3);
-        assertThat(json.path("shoppers").get(0).path("token").asString()).matches("\\d+\\.\\d+\\.[\\w-]+");
+        JsonNode first = json.path("shoppers").get(0);
+        assertThat(first.path("token").asString()).as("a JWT: header.payload.signature")
+                .matches("[\\w-]+\\.[\\w-]+\\.[\\w-]+");
+        assertThat(Tokens.shopperId(first.path("token").asString())).isEqualTo(first.path("id").asLong());
 
         assertThat(api.mintShoppers(4)).hasSize(4).doesNotHaveDuplicates();
     }

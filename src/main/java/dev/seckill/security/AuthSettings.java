@@ -1,4 +1,4 @@
-package dev.seckill.user;
+package dev.seckill.security;
 
 import java.time.Duration;
 

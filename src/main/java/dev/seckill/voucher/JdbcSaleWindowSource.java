@@ -1,0 +1,28 @@
+package dev.seckill.voucher;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+@Component
+class JdbcSaleWindowSource implements SaleWindowSource {
+
+    private final JdbcTemplate jdbc;
+
+    JdbcSaleWindowSource(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @Override
+    public Map<Long, SaleWindow> loadAfter(long afterId) {
+        Map<Long, SaleWindow> windows = new LinkedHashMap<>();
+        jdbc.query("SELECT voucher_id, begin_time, end_time FROM seckill_voucher WHERE voucher_id > ? ORDER BY voucher_id",
+                row -> {
+                    windows.put(row.getLong(1), new SaleWindow(row.getTimestamp(2).toInstant(),
+                            row.getTimestamp(3).toInstant()));
+                }, afterId);
+        return windows;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.seckill.support;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.seckill.SeckillApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** Extra application instances in the test JVM, each its own Spring context, Tomcat and Redisson client. */
+public final class Instances {
+
+    private Instances() {
+    }
+
+    /** Start one after the other: Spring Boot's logging set-up is not safe for two starts at once in one JVM. */
+    public static ConfigurableApplicationContext start(String mode, String instanceId) {
+        // As command-line arguments: builder "properties" are defaults that application.yml would override.
+        List<String> args = new ArrayList<>();
+        TestServers.properties().forEach((name, value) -> args.add("--" + name + "=" + value));
+        args.add("--server.port=0");
+        args.add("--seckill.web.instance-id=" + instanceId);
+        args.add("--seckill.mode=" + mode);
+        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+    }
+
+    public static int port(ConfigurableApplicationContext context) {
+        return Integer.parseInt(context.getEnvironment().getRequiredProperty("local.server.port"));
+    }
+}

@@ -1,0 +1,132 @@
+package dev.seckill.support;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+
+/**
+ * A real Nginx in front of a test instance, with the repository's own rules (nginx/seckill-http.conf,
+ * seckill-server.conf, proxy.conf) and only the upstream, the port and the exempt addresses of its own,
+ * so what the tests prove is what the cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
+ * per-IP limits; a test that wants to be limited connects from another loopback address.
+ */
+public final class Nginx implements AutoCloseable {
+
+    private final Path prefix;
+    private final Path config;
+    private final int port;
+
+    private Nginx(Path prefix, Path config, int port) {
+        this.prefix = prefix;
+        this.config = config;
+        this.port = port;
+    }
+
+    /** Nginx on a free port, proxying to {@code upstreamPort}; {@code serverExtra} goes into its server block. */
+    public static Nginx start(int upstreamPort, String serverExtra) {
+        Path binary = List.of(Path.of("/usr/sbin/nginx"), Path.of("/usr/bin/nginx"), Path.of("/usr/local/sbin/nginx"))
+                .stream().filter(Files::isExecutable).findFirst().orElseThrow(() -> new IllegalStateException(
+                        "These tests run the repository's Nginx rules in a real Nginx, and none is installed: "
+                                + "`apt-get install nginx` (scripts/cluster up and .ci/run install it)"));
+        try {
+            Path repoNginx = Path.of("nginx").toAbsolutePath();
+            Path prefix = Files.createTempDirectory("seckill-nginx");
+            Files.createDirectories(prefix.resolve("logs"));
+            Files.createDirectories(prefix.resolve("temp"));
+            // nginx started by root runs its workers as nobody: they must reach the temp folder
+            Files.setPosixFilePermissions(prefix, PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(prefix.resolve("temp"), PosixFilePermissions.fromString("rwxrwxrwx"));
+            // includes resolve against the main file's folder: put the repository's files beside it
+            for (String shared : List.of("seckill-http.conf", "seckill-server.conf", "proxy.conf")) {
+                Files.copy(repoNginx.resolve(shared), prefix.resolve(shared));
+            }
+            int port = freePort();
+            Path config = prefix.resolve("nginx.conf");
+            Files.writeString(config, """
+                    worker_processes 1;
+                    pid logs/nginx.pid;
+                    error_log logs/error.log warn;
+                    events { worker_connections 1024; }
+                    http {
+                        default_type application/json;
+                        server_tokens off;
+                        access_log off;
+                        client_body_temp_path temp/client_body;
+                        proxy_temp_path temp/proxy;
+                        fastcgi_temp_path temp/fastcgi;
+                        uwsgi_temp_path temp/uwsgi;
+                        scgi_temp_path temp/scgi;
+                        geo $seckill_limit_exempt { default 0; 127.0.0.1 1; }
+                        include seckill-http.conf;
+                        proxy_read_timeout 30s;
+                        upstream seckill {
+                            server 127.0.0.1:%2$d max_fails=0;
+                            keepalive 16;
+                        }
+                        server {
+                            listen 127.0.0.1:%3$d;
+                            %4$s
+                            include seckill-server.conf;
+                        }
+                    }
+                    """.formatted("", upstreamPort, port, serverExtra), StandardCharsets.UTF_8);
+            Process process = new ProcessBuilder(binary.toString(), "-p", prefix + "/", "-c", config.toString())
+                    .redirectErrorStream(true).start();
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("nginx did not start: "
+                        + new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+            Nginx nginx = new Nginx(prefix, config, port);
+            Awaitility.await("nginx listens on " + port).atMost(Duration.ofSeconds(10))
+                    .until(() -> listening(port));
+            return nginx;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        try {
+            Path pid = prefix.resolve("logs/nginx.pid");
+            if (Files.exists(pid)) {
+                long id = Long.parseLong(Files.readString(pid).trim());
+                ProcessHandle.of(id).ifPresent(handle -> {
+                    handle.destroy();
+                    handle.onExit().orTimeout(10, TimeUnit.SECONDS).join();
+                });
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("could not stop nginx (" + config + ")", e);
+        }
+    }
+
+    public static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

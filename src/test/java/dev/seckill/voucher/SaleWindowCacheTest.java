@@ -1,0 +1,128 @@
+package dev.seckill.voucher;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A flood of made-up voucher ids must not reach MySQL: at most one load a second, however many arrive. */
+class SaleWindowCacheTest {
+
+    static final SaleWindow WINDOW = new SaleWindow(Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-23T10:00:00Z"));
+
+    final Map<Long, SaleWindow> database = new LinkedHashMap<>();
+    final List<Long> loads = new ArrayList<>();
+    final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T12:00:00Z"));
+    final List<String> announced = new ArrayList<>();
+    final SaleWindowCache cache = new SaleWindowCache(this::loadAfter, clock, announced::add);
+
+    @Test
+    void unknownIdsAtOrBelowTheHighestLoadedCostNoQuery() {
+        database.put(1L, WINDOW);
+        database.put(2L, WINDOW);
+        assertThat(cache.require(2)).isEqualTo(WINDOW);
+        assertThat(loads).containsExactly(0L);
+
+        clock.advance(Duration.ofMinutes(5));
+        for (long id : new long[] {-7, 0}) {
+            assertNotFound(id);
+        }
+        assertThat(loads).as("no query for ids that cannot be new").containsExactly(0L);
+    }
+
+    @Test
+    void aFloodOfRandomIdsCostsAtMostOneLoadASecond() {
+        database.put(1L, WINDOW);
+        for (int i = 0; i < 10_000; i++) {
+            assertNotFound(ThreadLocalRandom.current().nextLong(2, Long.MAX_VALUE));
+            clock.advance(Duration.ofMillis(1)); // 10,000 requests over 10 s
+        }
+        assertThat(loads).hasSizeLessThanOrEqualTo(10);
+    }
+
+    @Test
+    void aVoucherCreatedSinceTheLastLoadIsFoundByTheNextOne() {
+        database.put(1L, WINDOW);
+        cache.require(1);
+        database.put(2L, WINDOW);
+        clock.advance(Duration.ofMillis(SaleWindowCache.REFRESH_GAP_MILLIS));
+
+        assertThat(cache.require(2)).isEqualTo(WINDOW);
+        assertThat(loads).containsExactly(0L, 1L);
+    }
+
+    @Test
+    void aVoucherAnnouncedByAnotherInstanceNeedsNoQuery() {
+        database.put(1L, WINDOW);
+        cache.require(1);
+        cache.created("5," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli());
+
+        assertThat(cache.require(5)).isEqualTo(WINDOW);
+        assertThat(loads).containsExactly(0L);
+    }
+
+    @Test
+    void aVoucherCreatedHereIsAnnounced() {
+        cache.remember(9, WINDOW);
+        assertThat(cache.require(9)).isEqualTo(WINDOW);
+        assertThat(announced).containsExactly("9," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli());
+        assertThat(loads).isEmpty();
+    }
+
+    private Map<Long, SaleWindow> loadAfter(long afterId) {
+        loads.add(afterId);
+        Map<Long, SaleWindow> result = new LinkedHashMap<>();
+        database.forEach((id, window) -> {
+            if (id > afterId) {
+                result.put(id, window);
+            }
+        });
+        return result;
+    }
+
+    private void assertNotFound(long id) {
+        assertThatThrownBy(() -> cache.require(id)).isInstanceOfSatisfying(SeckillProblem.class,
+                p -> assertThat(p.code()).isEqualTo(ProblemCode.VOUCHER_NOT_FOUND));
+    }
+
+    static final class MutableClock extends Clock {
+
+        private Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
