@@ -6,6 +6,8 @@ import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -14,6 +16,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class RedisRateLimiter {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisRateLimiter.class);
 
     static final String PREFIX = "seckill:rate:";
 
@@ -28,16 +32,27 @@ public class RedisRateLimiter {
         RRateLimiter limiter = redisson.getRateLimiter(PREFIX + key);
         // The limiter's configuration (a no-op once it exists) and the acquire are sent together, so a
         // request waits for one round trip, not two. On another pooled connection the acquire can
-        // overtake a first configuration: then configure, and try once more.
-        CompletableFuture<Boolean> configuring = configure(limiter, limit);
+        // overtake a first configuration, and across a Redis restart the configuration sent beside it
+        // may have failed: then configure synchronously, and try once more.
+        configure(limiter, limit);
         try {
             return limiter.tryAcquire();
         } catch (RedisException e) {
             if (!notConfigured(e)) {
                 throw e;
             }
-            configuring.join();
-            return limiter.tryAcquire();
+            limiter.trySetRate(RateType.OVERALL, limit.permits(), limit.per(), limit.per().multipliedBy(2));
+            try {
+                return limiter.tryAcquire();
+            } catch (RedisException again) {
+                if (!notConfigured(again)) {
+                    throw again;
+                }
+                // Redis lost the limiter between our two calls (a flush, a restart): a limit prices abuse,
+                // it must not turn a shopper away with an error. Let this one request through.
+                log.warn("Rate limiter {} vanished twice in a row (Redis lost its data?): request let through", key);
+                return true;
+            }
         }
     }
 

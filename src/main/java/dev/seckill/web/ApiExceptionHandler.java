@@ -1,6 +1,7 @@
 package dev.seckill.web;
 
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.Map;
 
 import org.slf4j.Logger;
@@ -65,6 +66,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return headers;
     }
 
+    private static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
+            DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class);
+
     /** An outage is not a bug: say so, and when to come back, instead of a 500. */
     @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
             RedisConnectionException.class, RedisTimeoutException.class})
@@ -72,6 +76,21 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
         return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, code.title()));
+    }
+
+    /**
+     * Redisson's synchronous calls can surface a timeout or a lost connection wrapped in a
+     * {@code CompletionException} (seen while Redis restarts): still an outage, not a bug.
+     */
+    @ExceptionHandler(CompletionException.class)
+    ResponseEntity<ProblemDetail> handleWrapped(CompletionException ex) {
+        for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+            Throwable candidate = cause;
+            if (OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
+                return handleOutage(ex);
+            }
+        }
+        return handleUnexpected(ex);
     }
 
     @ExceptionHandler(Exception.class)
