@@ -3,6 +3,7 @@ package dev.seckill.audit;
 import java.util.List;
 import java.util.Map;
 
+import dev.seckill.durability.RedisDataLosses;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.stock.StockCache;
 import dev.seckill.web.ProblemCode;
@@ -18,11 +19,13 @@ class AuditService {
     private final JdbcTemplate jdbc;
     private final StockCache stock;
     private final OrderStream stream;
+    private final RedisDataLosses losses;
 
-    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStream stream) {
+    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStream stream, RedisDataLosses losses) {
         this.jdbc = jdbc;
         this.stock = stock;
         this.stream = stream;
+        this.losses = losses;
     }
 
     @Transactional(readOnly = true)
@@ -41,7 +44,7 @@ class AuditService {
         return VoucherAudit.of(voucherId, number(sale.get(0), "initial_stock").intValue(),
                 number(sale.get(0), "stock").intValue(), redisStock, number(orders, "orders").longValue(),
                 number(orders, "buyers").longValue(), duplicateBuyers, counts.pending(), counts.failed(),
-                counts.deadLetters());
+                counts.deadLetters(), losses.latestAffecting(voucherId).orElse(null));
     }
 
     private static Number number(Map<String, Object> row, String column) {

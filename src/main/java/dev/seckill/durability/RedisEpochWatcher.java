@@ -1,0 +1,126 @@
+package dev.seckill.durability;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.redisson.api.RBucket;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Compares Redis's epoch marker with MySQL's at start-up and then every {@code epoch-check}. Equal: the
+ * data set Redis holds is the one the platform has been writing to. Gone from Redis: Redis lost its data
+ * (FLUSHALL, a restart without persistence, a failover to an empty replica), and with it every order it
+ * had accepted and not yet handed to MySQL. That is logged as an error, counted, and recorded in MySQL
+ * once however many instances notice; then a fresh marker is set so that the next loss is noticed too.
+ * The check runs on its own thread with fixed delays (monotonic), never on the request path.
+ */
+@Component
+class RedisEpochWatcher implements SmartLifecycle {
+
+    static final String MARKER_KEY = "seckill:epoch";
+    private static final Logger log = LoggerFactory.getLogger(RedisEpochWatcher.class);
+
+    private final RedissonClient redisson;
+    private final RedisDataLosses losses;
+    private final DurabilitySettings settings;
+    private final Clock clock;
+    private final String instanceId;
+    private final Counter lossesSeen;
+    private ScheduledExecutorService timer;
+
+    RedisEpochWatcher(RedissonClient redisson, RedisDataLosses losses, DurabilitySettings settings, Clock clock,
+            MeterRegistry meters, @Value("${seckill.web.instance-id}") String instanceId) {
+        this.redisson = redisson;
+        this.losses = losses;
+        this.settings = settings;
+        this.clock = clock;
+        this.instanceId = instanceId;
+        this.lossesSeen = Counter.builder("seckill.redis.data.losses")
+                .description("Redis data losses this instance was the first to record").register(meters);
+    }
+
+    /** Runs one check; returns the loss it recorded, if any (for tests). */
+    Optional<String> check() {
+        Optional<String> expected = losses.expectedEpoch();
+        RBucket<String> marker = redisson.getBucket(MARKER_KEY, StringCodec.INSTANCE);
+        String actual = marker.get();
+        if (expected.isPresent() && expected.get().equals(actual)) {
+            return Optional.empty();
+        }
+        Instant now = clock.instant();
+        String current = adopt(marker);
+        if (expected.isEmpty()) {
+            losses.begin(current, now);
+            return Optional.empty();
+        }
+        String lost = expected.get();
+        boolean first = losses.recordLoss(lost, now, instanceId);
+        losses.advance(lost, current, now);
+        if (first) {
+            lossesSeen.increment();
+            log.error("Redis lost its data: its epoch marker {} is gone (now {}). Orders it had accepted and not yet "
+                    + "written to MySQL are lost; the audit of every sale that existed at {} reports redisDataLost. "
+                    + "Run POST /admin/vouchers/{id}/reconcile for the sales still running. Keep Redis on AOF "
+                    + "(appendfsync always) so that a restart loses nothing.", lost, current, now);
+        }
+        return first ? Optional.of(lost) : Optional.empty();
+    }
+
+    /** The marker Redis holds after this call: ours if the key was free, else the one another instance set. */
+    private static String adopt(RBucket<String> marker) {
+        String candidate = UUID.randomUUID().toString();
+        if (marker.setIfAbsent(candidate)) {
+            return candidate;
+        }
+        String other = marker.get();
+        return other != null ? other : candidate;
+    }
+
+    private void checkQuietly() {
+        try {
+            check();
+        } catch (RuntimeException e) {
+            // Redis or MySQL unreachable: that is an outage, reported elsewhere; the next check tries again.
+            log.debug("Redis epoch check skipped: {}", e.toString());
+        }
+    }
+
+    /** The first check runs before the instance takes requests, so a loss during downtime is on record first. */
+    @Override
+    public synchronized void start() {
+        checkQuietly();
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "redis-epoch-watcher");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = settings.epochCheck().toMillis();
+        timer.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return timer != null;
+    }
+}
