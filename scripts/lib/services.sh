@@ -88,11 +88,14 @@ redis_ping() {
     [ "$(redis-cli -h "$SECKILL_REDIS_HOST" -p "$SECKILL_REDIS_PORT" ping 2>/dev/null)" = PONG ]
 }
 
-# ensure_redis [MARKER_FILE [LOG_FILE]]
+# ensure_redis [MARKER_FILE [LOG_FILE [DATA_DIR]]]
 #   Starts a local redis-server if none answers. When it starts one and MARKER_FILE
 #   is given, it writes the port there so that the caller knows it owns the server.
+#   With DATA_DIR the server keeps its data there in an append-only file (AOF), fsynced
+#   as SECKILL_REDIS_FSYNC says (always | everysec), and reloads it when started again;
+#   without, it keeps nothing (a cache, as the tests' Redis).
 ensure_redis() {
-    local marker=${1:-} logfile=${2:-}
+    local marker=${1:-} logfile=${2:-} datadir=${3:-}
     if command -v redis-cli >/dev/null 2>&1 && redis_ping; then
         svc_log "redis: already up on $SECKILL_REDIS_HOST:$SECKILL_REDIS_PORT"
         return 0
@@ -110,7 +113,14 @@ ensure_redis() {
         fi
     fi
     svc_log "redis: starting redis-server on 127.0.0.1:$SECKILL_REDIS_PORT"
-    local args=(--daemonize yes --bind 127.0.0.1 --port "$SECKILL_REDIS_PORT" --save "" --appendonly no)
+    local args=(--daemonize yes --bind 127.0.0.1 --port "$SECKILL_REDIS_PORT" --save "")
+    if [ -n "$datadir" ]; then
+        mkdir -p "$datadir" || return 1
+        args+=(--dir "$datadir" --pidfile "$datadir/redis.pid" --appendonly yes
+            --appendfsync "${SECKILL_REDIS_FSYNC:-always}")
+    else
+        args+=(--appendonly no)
+    fi
     [ -n "$logfile" ] && args+=(--logfile "$logfile")
     redis-server "${args[@]}" || { svc_err "redis-server failed to start"; return 1; }
     svc_wait 30 "redis" redis_ping || return 1
@@ -118,6 +128,14 @@ ensure_redis() {
         echo "$SECKILL_REDIS_PORT" >"$marker" || return 1
     fi
     svc_log "redis: started"
+}
+
+# redis_durability : prints the server's "appendonly appendfsync" (e.g. "yes always")
+redis_durability() {
+    local aof fsync
+    aof=$(redis-cli -h "$SECKILL_REDIS_HOST" -p "$SECKILL_REDIS_PORT" config get appendonly 2>/dev/null | sed -n 2p)
+    fsync=$(redis-cli -h "$SECKILL_REDIS_HOST" -p "$SECKILL_REDIS_PORT" config get appendfsync 2>/dev/null | sed -n 2p)
+    echo "${aof:-unknown} ${fsync:-unknown}"
 }
 
 # stop_redis_if_ours MARKER_FILE : shut down the Redis that ensure_redis started.
