@@ -26,6 +26,12 @@ public final class AppProcess implements AutoCloseable {
     }
 
     public static AppProcess start(String instanceId, String... extraArgs) throws IOException, InterruptedException {
+        return start(instanceId, java.util.Map.of(), extraArgs);
+    }
+
+    /** {@code servers} replaces what {@link TestServers} found (e.g. a Redis of the test's own). */
+    public static AppProcess start(String instanceId, java.util.Map<String, String> servers, String... extraArgs)
+            throws IOException, InterruptedException {
         File jar = new File("target/seckill-platform.jar");
         if (!jar.isFile()) {
             throw new IllegalStateException("target/seckill-platform.jar is missing: run the tests with ./mvnw verify");
@@ -37,7 +43,9 @@ public final class AppProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar", jar.getPath(),
                 "--server.port=" + port, "--seckill.web.instance-id=" + instanceId));
-        TestServers.properties().forEach((name, value) -> command.add("--" + name + "=" + value));
+        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(TestServers.properties());
+        properties.putAll(servers);
+        properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         command.addAll(List.of(extraArgs));
         Path log = Path.of("target", instanceId + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -32,6 +32,11 @@ public final class Nginx implements AutoCloseable {
 
     /** Nginx on a free port, proxying to {@code upstreamPort}; {@code serverExtra} goes into its server block. */
     public static Nginx start(int upstreamPort, String serverExtra) {
+        return start(List.of(upstreamPort), serverExtra);
+    }
+
+    /** In front of several instances, balanced and failed over as the cluster's own Nginx does. */
+    public static Nginx start(List<Integer> upstreamPorts, String serverExtra) {
         Path binary = List.of(Path.of("/usr/sbin/nginx"), Path.of("/usr/bin/nginx"), Path.of("/usr/local/sbin/nginx"))
                 .stream().filter(Files::isExecutable).findFirst().orElseThrow(() -> new IllegalStateException(
                         "These tests run the repository's Nginx rules in a real Nginx, and none is installed: "
@@ -68,7 +73,7 @@ public final class Nginx implements AutoCloseable {
                         include seckill-http.conf;
                         proxy_read_timeout 30s;
                         upstream seckill {
-                            server 127.0.0.1:%2$d max_fails=0;
+                            %2$s
                             keepalive 16;
                         }
                         server {
@@ -77,7 +82,7 @@ public final class Nginx implements AutoCloseable {
                             include seckill-server.conf;
                         }
                     }
-                    """.formatted("", upstreamPort, port, serverExtra), StandardCharsets.UTF_8);
+                    """.formatted("", servers(upstreamPorts), port, serverExtra), StandardCharsets.UTF_8);
             Process process = new ProcessBuilder(binary.toString(), "-p", prefix + "/", "-c", config.toString())
                     .redirectErrorStream(true).start();
             if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
@@ -98,6 +103,12 @@ public final class Nginx implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    private static String servers(List<Integer> ports) {
+        // one instance: never marked down (a test may stop it on purpose); several: as nginx/nginx.conf
+        String health = ports.size() == 1 ? " max_fails=0" : " max_fails=3 fail_timeout=5s";
+        return String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + health + ";").toList());
     }
 
     @Override
