@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * MySQL's memory of Redis: the epoch marker Redis should hold, and every time it was found gone. MySQL,
@@ -21,6 +22,10 @@ public class RedisDataLosses {
         this.jdbc = jdbc;
     }
 
+    /** What MySQL expects Redis to hold, and which generation of it. */
+    record Expected(String epoch, long generation) {
+    }
+
     /**
      * The latest loss seen while the voucher existed: orders of its sale may have been in Redis only, and
      * are gone. Conservative on purpose: whether the sale had orders on their way at that moment is exactly
@@ -32,24 +37,33 @@ public class RedisDataLosses {
         return Optional.ofNullable(latest).map(Timestamp::toInstant);
     }
 
-    Optional<String> expectedEpoch() {
-        List<String> epoch = jdbc.queryForList("SELECT epoch FROM redis_epoch WHERE id = 1", String.class);
-        return epoch.stream().findFirst();
+    Optional<Expected> expected() {
+        List<Expected> rows = jdbc.query("SELECT epoch, generation FROM redis_epoch WHERE id = 1",
+                (row, n) -> new Expected(row.getString(1), row.getLong(2)));
+        return rows.stream().findFirst();
     }
 
     /** The first epoch this database sees; a no-op if another instance got there first. */
     void begin(String epoch, Instant now) {
-        jdbc.update("INSERT IGNORE INTO redis_epoch (id, epoch, since) VALUES (1, ?, ?)", epoch, Timestamp.from(now));
+        jdbc.update("INSERT IGNORE INTO redis_epoch (id, epoch, generation, since) VALUES (1, ?, 0, ?)", epoch,
+                Timestamp.from(now));
     }
 
-    /** Records the loss of {@code lostEpoch}; true for the one instance whose record it is. */
-    boolean recordLoss(String lostEpoch, Instant now, String instanceId) {
-        return jdbc.update("INSERT IGNORE INTO redis_data_loss (lost_epoch, detected_at, detected_by, last_voucher_id) "
-                + "SELECT ?, ?, ?, COALESCE(MAX(id), 0) FROM voucher", lostEpoch, Timestamp.from(now), instanceId) == 1;
-    }
-
-    /** Moves on from {@code lost} to {@code next}, unless another instance already did. */
-    void advance(String lost, String next, Instant now) {
-        jdbc.update("UPDATE redis_epoch SET epoch = ?, since = ? WHERE id = 1 AND epoch = ?", next, Timestamp.from(now), lost);
+    /**
+     * Moves on from a lost epoch to the one Redis holds now and records the loss, together. Only the
+     * instance whose compare-and-set wins records it: one row per loss however many instances saw it, and
+     * an epoch that comes back (a Redis restored from an old copy) and is lost again is a new loss.
+     */
+    @Transactional
+    boolean recordLoss(Expected lost, String next, Instant now, String instanceId) {
+        int moved = jdbc.update("UPDATE redis_epoch SET epoch = ?, generation = generation + 1, since = ? "
+                + "WHERE id = 1 AND generation = ?", next, Timestamp.from(now), lost.generation());
+        if (moved == 0) {
+            return false;
+        }
+        jdbc.update("INSERT INTO redis_data_loss (lost_epoch, generation, detected_at, detected_by, last_voucher_id) "
+                + "SELECT ?, ?, ?, ?, COALESCE(MAX(id), 0) FROM voucher", lost.epoch(), lost.generation(),
+                Timestamp.from(now), instanceId);
+        return true;
     }
 }

@@ -52,12 +52,12 @@ class RedisEpochWatcher implements SmartLifecycle {
                 .description("Redis data losses this instance was the first to record").register(meters);
     }
 
-    /** Runs one check; returns the loss it recorded, if any (for tests). */
+    /** Runs one check; returns the epoch whose loss it recorded, if this instance was the one to record it. */
     Optional<String> check() {
-        Optional<String> expected = losses.expectedEpoch();
+        Optional<RedisDataLosses.Expected> expected = losses.expected();
         RBucket<String> marker = redisson.getBucket(MARKER_KEY, StringCodec.INSTANCE);
         String actual = marker.get();
-        if (expected.isPresent() && expected.get().equals(actual)) {
+        if (expected.isPresent() && expected.get().epoch().equals(actual)) {
             return Optional.empty();
         }
         Instant now = clock.instant();
@@ -66,17 +66,16 @@ class RedisEpochWatcher implements SmartLifecycle {
             losses.begin(current, now);
             return Optional.empty();
         }
-        String lost = expected.get();
-        boolean first = losses.recordLoss(lost, now, instanceId);
-        losses.advance(lost, current, now);
-        if (first) {
-            lossesSeen.increment();
-            log.error("Redis lost its data: its epoch marker {} is gone (now {}). Orders it had accepted and not yet "
-                    + "written to MySQL are lost; the audit of every sale that existed at {} reports redisDataLost. "
-                    + "Run POST /admin/vouchers/{id}/reconcile for the sales still running. Keep Redis on AOF "
-                    + "(appendfsync always) so that a restart loses nothing.", lost, current, now);
+        RedisDataLosses.Expected lost = expected.get();
+        if (!losses.recordLoss(lost, current, now, instanceId)) {
+            return Optional.empty(); // another instance moved on first (and recorded it), or already had
         }
-        return first ? Optional.of(lost) : Optional.empty();
+        lossesSeen.increment();
+        log.error("Redis lost its data: its epoch marker {} is gone (now {}). Orders it had accepted and not yet "
+                + "written to MySQL are lost; the audit of every sale that existed at {} reports redisDataLost. "
+                + "Run POST /admin/vouchers/{id}/reconcile for the sales still running. Keep Redis on AOF "
+                + "(appendfsync always) so that a restart loses nothing.", lost.epoch(), current, now);
+        return Optional.of(lost.epoch());
     }
 
     /** The marker Redis holds after this call: ours if the key was free, else the one another instance set. */

@@ -115,6 +115,8 @@ class RedisChaosIT {
         long voucherId = api.createVoucher(100_000);
         List<String> tokens = api.mintShoppers(SHOPPERS);
 
+        double countedBefore = lossesCounted();
+
         PacedBurst.Result burst = PacedBurst.run(nginx.port(), voucherId, tokens, BURST, 32, List.of(
                 new PacedBurst.Fault(Duration.ofSeconds(2), "FLUSHALL", () -> redis.cli("flushall"))));
 
@@ -126,6 +128,7 @@ class RedisChaosIT {
         assertThat(audit.path("consistent").asBoolean()).isFalse();
         String logs = Files.readString(Path.of("target/chaos-redis-1.log")) + Files.readString(Path.of("target/chaos-redis-2.log"));
         assertThat(logs).contains("Redis lost its data");
+        assertThat(lossesCounted()).as("seckill.redis.data.losses, both instances together").isEqualTo(countedBefore + 1);
     }
 
     /** One row of docs/reliability.md's table, counted from the clients' side. */
@@ -135,6 +138,16 @@ class RedisChaosIT {
                 audit.path("orders").asLong(), lost, audit.path("duplicateBuyers").asLong(), audit.path("oversold").asLong(),
                 audit.path("failedOrders").asLong(), (System.nanoTime() - drainStart) / 1e9,
                 audit.path("redisDataLost").asBoolean() ? "loss reported" : "consistent " + audit.path("consistent").asBoolean());
+    }
+
+    /** The loss counter of both instances together (only the instance that records a loss counts it). */
+    private static double lossesCounted() {
+        double sum = 0;
+        for (AppProcess instance : List.of(first, second)) {
+            Api.Response metric = new Api(instance.port()).asAdmin("GET", "/actuator/metrics/seckill.redis.data.losses", null);
+            sum += metric.expectStatus(200).json().path("measurements").get(0).path("value").asDouble();
+        }
+        return sum;
     }
 
     private static Set<Long> buyers(long voucherId) {

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,20 +29,30 @@ class RedisDataLossIT extends IntegrationTest {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    JdbcTemplate db;
+
+    private long losses() {
+        return db.queryForObject("SELECT COUNT(*) FROM redis_data_loss", Long.class);
+    }
+
     @Test
     void aLostMarkerIsRecordedOnceAndTaintsTheSalesThatExistedThen() throws Exception {
         long before = api.createVoucher(5);
         api.seckill(before, api.mintShoppers(1).get(0)).expectStatus(201);
         assertThat(api.audit(before).path("consistent").asBoolean()).isTrue();
         assertThat(api.audit(before).path("redisDataLost").asBoolean()).isFalse();
-        double counted = meters.counter("seckill.redis.data.losses").count();
+        long recorded = losses();
 
         redisson.getBucket(RedisEpochWatcher.MARKER_KEY).delete();
+        // This check, or another test context's watcher sharing this Redis and database, records it.
+        watcher.check();
 
-        assertThat(watcher.check()).as("the loss, recorded by this check").isPresent();
+        await().atMost(Duration.ofSeconds(5)).until(() -> losses() == recorded + 1);
         assertThat(watcher.check()).as("the same loss is not recorded twice").isEmpty();
+        assertThat(losses()).isEqualTo(recorded + 1);
         assertThat(redisson.getBucket(RedisEpochWatcher.MARKER_KEY).isExists()).as("a fresh marker").isTrue();
-        assertThat(meters.counter("seckill.redis.data.losses").count()).isEqualTo(counted + 1);
+        assertThat(meters.find("seckill.redis.data.losses").counter()).as("the metric").isNotNull();
 
         var tainted = api.audit(before);
         assertThat(tainted.path("redisDataLost").asBoolean()).isTrue();
