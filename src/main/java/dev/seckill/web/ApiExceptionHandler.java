@@ -3,6 +3,7 @@ package dev.seckill.web;
 import java.util.List;
 import java.util.Map;
 
+import dev.seckill.id.IdsUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.redisson.client.RedisConnectionException;
@@ -65,9 +66,12 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return headers;
     }
 
-    /** An outage is not a bug: say so, and when to come back, instead of a 500. */
+    /**
+     * An outage is not a bug: say so, and when to come back, instead of a 500. No id worker lease
+     * (MySQL, where leases live, out of reach for longer than a lease) is one too.
+     */
     @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            RedisConnectionException.class, RedisTimeoutException.class})
+            RedisConnectionException.class, RedisTimeoutException.class, IdsUnavailableException.class})
     ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
