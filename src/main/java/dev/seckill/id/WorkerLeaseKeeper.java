@@ -198,4 +198,8 @@ class WorkerLeaseKeeper implements SmartLifecycle {
     String owner() {
         return owner;
     }
+
+    IdGenerator ids() {
+        return ids;
+    }
 }
