@@ -8,7 +8,7 @@ package dev.seckill.id;
  */
 public class IdsUnavailableException extends RuntimeException {
 
-    IdsUnavailableException(String message) {
+    public IdsUnavailableException(String message) {
         // No stack trace: during an outage every request throws this, and the cause is logged once
         // by the lease keeper.
         super(message, null, false, false);

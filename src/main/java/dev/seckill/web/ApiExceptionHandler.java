@@ -1,5 +1,8 @@
 package dev.seckill.web;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.Map;
 
@@ -80,6 +83,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
+        if (lostDatabaseConnection(ex)) {
+            return handleOutage(ex);
+        }
         log.error("Unexpected error", ex);
         ProblemCode code = ProblemCode.INTERNAL_ERROR;
         return ResponseEntity.status(code.status()).body(problemOf(code, "Unexpected error; it was logged"));
@@ -141,6 +147,25 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return ProblemCode.NOT_FOUND;
         }
         return ProblemCode.INVALID_PARAMETER;
+    }
+
+    /**
+     * A connection that dies inside a transaction (socket timeout, reset) does not always arrive as one
+     * of the outage types above: when the rollback on the dead connection fails too, Spring throws that
+     * failure instead (TransactionSystemException, JpaSystemException). Its cause still says what
+     * happened: SQLState class 08 is "connection exception".
+     */
+    static boolean lostDatabaseConnection(Throwable ex) {
+        int depth = 0;
+        for (Throwable t = ex; t != null && depth < 32; t = t.getCause(), depth++) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {
