@@ -41,6 +41,8 @@ class WorkerLeaseKeeper implements SmartLifecycle {
     private final String owner;
     private ScheduledExecutorService renewer;
     private volatile boolean running;
+    /** Set by stop(): a renewal still running then must not take a new number nothing would release. */
+    private volatile boolean stopping;
 
     @Autowired
     WorkerLeaseKeeper(WorkerLeaseTable table, IdGenerator ids, IdSettings settings, Clock clock,
@@ -90,6 +92,7 @@ class WorkerLeaseKeeper implements SmartLifecycle {
 
     @Override
     public void stop() {
+        stopping = true;
         running = false;
         if (renewer != null) {
             renewer.shutdownNow();
@@ -121,7 +124,9 @@ class WorkerLeaseKeeper implements SmartLifecycle {
         try {
             long workerId = ids.workerId();
             if (workerId == IdGenerator.NO_WORKER) {
-                claimAny();
+                if (!stopping) {
+                    claimAny();
+                }
                 return;
             }
             long started = nanoTicker.getAsLong();
@@ -131,6 +136,9 @@ class WorkerLeaseKeeper implements SmartLifecycle {
                 return;
             }
             ids.stopLease(workerId);
+            if (stopping) {
+                return; // released by stop() meanwhile
+            }
             log.error("Id worker {} was taken over by another instance after this instance's lease ran out; "
                     + "ids are refused until a new worker number is leased", workerId);
             claimAny();
