@@ -1,9 +1,13 @@
 package dev.seckill.web;
 
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.Map;
 
+import dev.seckill.id.IdsUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.redisson.client.RedisConnectionException;
@@ -67,11 +71,15 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     private static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
-            DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class);
+            DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class,
+            IdsUnavailableException.class);
 
-    /** An outage is not a bug: say so, and when to come back, instead of a 500. */
+    /**
+     * An outage is not a bug: say so, and when to come back, instead of a 500. No id worker lease
+     * (MySQL, where leases live, out of reach for longer than a lease) is one too.
+     */
     @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            RedisConnectionException.class, RedisTimeoutException.class})
+            RedisConnectionException.class, RedisTimeoutException.class, IdsUnavailableException.class})
     ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
@@ -95,6 +103,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
+        if (lostDatabaseConnection(ex)) {
+            return handleOutage(ex);
+        }
         log.error("Unexpected error", ex);
         ProblemCode code = ProblemCode.INTERNAL_ERROR;
         return ResponseEntity.status(code.status()).body(problemOf(code, "Unexpected error; it was logged"));
@@ -156,6 +167,25 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return ProblemCode.NOT_FOUND;
         }
         return ProblemCode.INVALID_PARAMETER;
+    }
+
+    /**
+     * A connection that dies inside a transaction (socket timeout, reset) does not always arrive as one
+     * of the outage types above: when the rollback on the dead connection fails too, Spring throws that
+     * failure instead (TransactionSystemException, JpaSystemException). Its cause still says what
+     * happened: SQLState class 08 is "connection exception".
+     */
+    static boolean lostDatabaseConnection(Throwable ex) {
+        int depth = 0;
+        for (Throwable t = ex; t != null && depth < 32; t = t.getCause(), depth++) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {

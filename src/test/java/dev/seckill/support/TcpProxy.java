@@ -14,7 +14,9 @@ import java.util.concurrent.Executors;
 /**
  * A TCP relay between the application and a server, which a test can cut and restore: the server
  * "goes away" (every open connection drops, new ones are refused) without stopping the real one that
- * other tests share.
+ * other tests share. Or it can become a black hole ({@link #blackHole()}): connections stay open and
+ * new ones are accepted, but nothing gets through and nothing comes back, as when a server hangs or a
+ * firewall starts dropping packets. No reset ever tells the client: only its own timeouts can.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -27,7 +29,10 @@ public final class TcpProxy implements AutoCloseable {
         return thread;
     });
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** Connections that lost bytes to the black hole (their protocol state is broken) or arrived during it. */
+    private final Set<Socket> swallowed = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
+    private volatile boolean blackHole;
 
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -51,6 +56,24 @@ public final class TcpProxy implements AutoCloseable {
         open.clear();
     }
 
+    /** From now on, swallows everything: open connections go silent, new ones are accepted and ignored. */
+    public synchronized void blackHole() {
+        blackHole = true;
+    }
+
+    /**
+     * Forwards again. Connections that lost bytes to the black hole are closed (no server could
+     * continue them; a real client has given up on them by its timeouts anyway); untouched ones live on.
+     */
+    public synchronized void forward() throws IOException {
+        blackHole = false;
+        for (Socket socket : swallowed) {
+            socket.close();
+            open.remove(socket);
+        }
+        swallowed.clear();
+    }
+
     public synchronized void restore() throws IOException {
         ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
@@ -63,6 +86,12 @@ public final class TcpProxy implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket client = server.accept();
+                if (blackHole) {
+                    // accepted (the client's connect succeeds) but never read from or answered
+                    open.add(client);
+                    swallowed.add(client);
+                    continue;
+                }
                 Socket upstream = new Socket(targetHost, targetPort);
                 open.add(client);
                 open.add(upstream);
@@ -79,6 +108,11 @@ public final class TcpProxy implements AutoCloseable {
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                if (blackHole) {
+                    swallowed.add(from);
+                    swallowed.add(to);
+                    continue;
+                }
                 out.write(buffer, 0, n);
                 out.flush();
             }

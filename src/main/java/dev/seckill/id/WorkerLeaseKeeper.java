@@ -1,0 +1,213 @@
+package dev.seckill.id;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Holds this instance's id worker number: takes one from {@code id_worker_lease} at start-up, renews it
+ * every {@code seckill.ids.renew-every} on its own thread, gives it back on shutdown. A renewal that
+ * finds the number taken by someone else (this instance's lease ran out, say during a long GC pause or
+ * a MySQL outage) stops the generator at once and takes a new number; until it has one, ids are refused.
+ */
+@Component
+class WorkerLeaseKeeper implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
+    /** Candidates read per attempt; one is picked at random so that instances starting together rarely race. */
+    private static final int CANDIDATES = 32;
+    private static final int CLAIM_ATTEMPTS = 5;
+
+    private final WorkerLeaseTable table;
+    private final IdGenerator ids;
+    private final IdSettings settings;
+    private final Clock clock;
+    private final LongSupplier nanoTicker;
+    private final String owner;
+    private ScheduledExecutorService renewer;
+    private volatile boolean running;
+    /** Set by stop(): a renewal still running then must not take a new number nothing would release. */
+    private volatile boolean stopping;
+
+    @Autowired
+    WorkerLeaseKeeper(WorkerLeaseTable table, IdGenerator ids, IdSettings settings, Clock clock,
+            @Value("${seckill.web.instance-id}") String instanceId) {
+        this(table, ids, settings, clock, System::nanoTime, ownerName(instanceId));
+    }
+
+    WorkerLeaseKeeper(WorkerLeaseTable table, IdGenerator ids, IdSettings settings, Clock clock,
+            LongSupplier nanoTicker, String owner) {
+        this.table = table;
+        this.ids = ids;
+        this.settings = settings;
+        this.clock = clock;
+        this.nanoTicker = nanoTicker;
+        this.owner = owner;
+    }
+
+    /**
+     * The instance id says who holds a number (for people reading the table); the random token makes
+     * the owner unique per process, so a restarted instance with the same id never mistakes its
+     * predecessor's lease for its own.
+     */
+    static String ownerName(String instanceId) {
+        byte[] token = new byte[8];
+        new SecureRandom().nextBytes(token);
+        String prefix = instanceId.length() > 150 ? instanceId.substring(0, 150) : instanceId;
+        return prefix + "/" + HexFormat.of().formatHex(token);
+    }
+
+    @Override
+    public void start() {
+        // Fail the start-up rather than run an instance that can take no order.
+        if (!claimAny()) {
+            throw new IllegalStateException("No id worker number is free in id_worker_lease (all 1024 are leased)");
+        }
+        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "id-worker-lease");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // A fixed delay is timed by the monotonic clock (System.nanoTime): wall-clock steps neither
+        // bunch up nor skip renewals.
+        long every = settings.renewEvery().toNanos();
+        renewer.scheduleWithFixedDelay(this::renewOrReclaim, every, every, TimeUnit.NANOSECONDS);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        stopping = true;
+        running = false;
+        if (renewer != null) {
+            renewer.shutdownNow();
+            try {
+                renewer.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        release();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * Before everything that issues ids (the web server, the stream consumers: their phases are higher),
+     * so a number is held before the first request and given back only after the last one.
+     */
+    @Override
+    public int getPhase() {
+        return DEFAULT_PHASE - 10_000;
+    }
+
+    /** One scheduled round; never throws, or the executor would silently stop scheduling it. */
+    void renewOrReclaim() {
+        try {
+            long workerId = ids.workerId();
+            if (workerId == IdGenerator.NO_WORKER) {
+                if (!stopping) {
+                    claimAny();
+                }
+                return;
+            }
+            long started = nanoTicker.getAsLong();
+            long ceiling = ids.nextCeiling(settings.leaseDuration().toMillis());
+            if (table.renew((int) workerId, owner, settings.leaseDuration(), ceiling)) {
+                ids.renewed(workerId, ceiling, started + settings.leaseDuration().toNanos());
+                return;
+            }
+            ids.stopLease(workerId);
+            if (stopping) {
+                return; // released by stop() meanwhile
+            }
+            log.error("Id worker {} was taken over by another instance after this instance's lease ran out; "
+                    + "ids are refused until a new worker number is leased", workerId);
+            claimAny();
+        } catch (RuntimeException e) {
+            // MySQL unreachable, most likely: the generator keeps issuing until its lease runs out by
+            // its own clock, then refuses; the next round tries again.
+            log.warn("Id worker lease round failed: {}", e.toString());
+        }
+    }
+
+    /** Takes a free or expired worker number; false if every number stayed taken. */
+    boolean claimAny() {
+        for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+            List<Integer> candidates = new ArrayList<>(table.takeable(CANDIDATES));
+            if (candidates.isEmpty()) {
+                return false;
+            }
+            Collections.shuffle(candidates);
+            for (int workerId : candidates) {
+                if (claim(workerId)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Takes this worker number if it is free or expired, and starts the generator on it. */
+    boolean claim(int workerId) {
+        // Taken before the database sets the expiry, so the lease ends here no later than there.
+        long started = nanoTicker.getAsLong();
+        OptionalLong previous = table.claim(workerId, owner, settings.leaseDuration());
+        if (previous.isEmpty()) {
+            return false;
+        }
+        // Write this holder's own high-water mark before issuing anything: from now on any later holder
+        // starts after it, whatever happens to this instance.
+        long floor = previous.getAsLong() + 1;
+        long ceiling = Math.max(clock.millis(), floor) + settings.leaseDuration().toMillis();
+        if (!table.renew(workerId, owner, settings.leaseDuration(), ceiling)) {
+            return false;
+        }
+        ids.startLease(workerId, previous.getAsLong(), ceiling, started + settings.leaseDuration().toNanos());
+        log.info("Id worker {} leased by {} (previous holder issued until {})", workerId, owner, previous.getAsLong());
+        return true;
+    }
+
+    /** Stops issuing and frees the number for the next instance; harmless if there is none. */
+    void release() {
+        long workerId = ids.workerId();
+        if (workerId == IdGenerator.NO_WORKER) {
+            return;
+        }
+        long issuedUntil = ids.stopLease(workerId);
+        try {
+            if (table.release((int) workerId, owner, issuedUntil)) {
+                log.info("Id worker {} released", workerId);
+            }
+        } catch (RuntimeException e) {
+            // It expires by itself after the lease duration.
+            log.warn("Could not release id worker {}: {}", workerId, e.toString());
+        }
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    IdGenerator ids() {
+        return ids;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.seckill.seckill;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.SeckillApplication;
+import dev.seckill.support.Api;
+import dev.seckill.support.Api.Response;
+import dev.seckill.support.TcpProxy;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * MySQL stops answering without closing anything (a hung server, a firewall dropping packets): the
+ * instance reaches it through a proxy that keeps every connection open and forwards nothing. With the
+ * shipped timeouts (application.yml, nothing overridden here) the sync path answers 503
+ * backend-unavailable within seconds instead of holding the request, and a Tomcat thread, for as long
+ * as the outage lasts; when MySQL answers again, so does the next order.
+ */
+class SyncMySqlBlackHoleIT {
+
+    /** Well above the configured socket timeout (5 s) plus rollback and Redis work; far below "hung". */
+    static final long MAX_ANSWER_MILLIS = 10_000;
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void theSyncPathAnswers503WithinSecondsWhileMySqlIsABlackHoleAndRecoversAfter() throws Exception {
+        String dbUrl = TestServers.properties().get("spring.datasource.url");
+        URI db = URI.create(dbUrl.substring("jdbc:".length()));
+        try (TcpProxy mysql = new TcpProxy(db.getHost(), db.getPort());
+                ConfigurableApplicationContext app = start(
+                        dbUrl.replace(db.getHost() + ":" + db.getPort(), "127.0.0.1:" + mysql.port()))) {
+            Api api = new Api(Integer.parseInt(app.getEnvironment().getRequiredProperty("local.server.port")));
+            long voucherId = api.createVoucher(10);
+            List<String> shoppers = api.mintShoppers(6);
+            api.seckill(voucherId, shoppers.get(0)).expectStatus(201);
+
+            mysql.blackHole();
+            // At once (the pool hands out a connection it just used, unchecked: only the socket timeout
+            // can end the wait), then after a pause (the pool validates an idle connection first, and
+            // opens new ones into the black hole).
+            expectBackendUnavailableInTime(api, voucherId, shoppers.get(1));
+            Thread.sleep(1_000);
+            expectBackendUnavailableInTime(api, voucherId, shoppers.get(2));
+            expectBackendUnavailableInTime(api, voucherId, shoppers.get(3));
+
+            mysql.forward();
+            Response recovered = api.seckill(voucherId, shoppers.get(4));
+            assertThat(recovered.status()).as(recovered.body()).isEqualTo(201);
+            // The refused shoppers lost nothing: their unit went back and they may order again.
+            api.seckill(voucherId, shoppers.get(1)).expectStatus(201);
+            assertThat(api.audit(voucherId).path("consistent").asBoolean()).isTrue();
+        }
+    }
+
+    private static void expectBackendUnavailableInTime(Api api, long voucherId, String shopper) {
+        long start = System.nanoTime();
+        Response response = api.seckill(voucherId, shopper);
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        System.out.printf("MySQL black hole: %d %s in %d ms%n", response.status(), response.code(), millis);
+        response.expectProblem(503, "backend-unavailable");
+        assertThat(millis).as("answer time with MySQL a black hole").isLessThan(MAX_ANSWER_MILLIS);
+    }
+
+    private static ConfigurableApplicationContext start(String proxiedDbUrl) {
+        List<String> args = new ArrayList<>();
+        TestServers.properties().forEach((name, value) -> {
+            if (!name.equals("spring.datasource.url")) {
+                args.add("--" + name + "=" + value);
+            }
+        });
+        args.addAll(List.of("--spring.datasource.url=" + proxiedDbUrl, "--server.port=0",
+                "--seckill.web.instance-id=black-hole-it", "--seckill.mode=sync"));
+        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.seckill.web;
+
+import java.sql.SQLException;
+
+import dev.seckill.id.IdsUnavailableException;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.orm.jpa.JpaSystemException;
+import org.springframework.transaction.TransactionSystemException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ApiExceptionHandlerTest {
+
+    private final ApiExceptionHandler handler = new ApiExceptionHandler();
+
+    @Test
+    void aRollbackThatFailsOnADeadConnectionIsAnOutageNotABug() {
+        // What a socket timeout inside the transaction becomes once the rollback fails too.
+        Exception ex = new TransactionSystemException("Could not roll back JPA transaction",
+                new JpaSystemException(new RuntimeException("Unable to rollback against JDBC Connection",
+                        new SQLException("No operations allowed after connection closed.", "08003"))));
+        expectBackendUnavailable(handler.handleUnexpected(ex));
+    }
+
+    @Test
+    void noIdWorkerLeaseIsAnOutage() {
+        expectBackendUnavailable(handler.handleOutage(new IdsUnavailableException("no lease")));
+    }
+
+    @Test
+    void otherSqlErrorsStayInternalErrors() {
+        ResponseEntity<ProblemDetail> response = handler.handleUnexpected(
+                new TransactionSystemException("boom", new SQLException("syntax", "42000")));
+        assertThat(response.getStatusCode().value()).isEqualTo(500);
+        assertThat(response.getBody().getProperties()).containsEntry("code", "internal-error");
+    }
+
+    private static void expectBackendUnavailable(ResponseEntity<ProblemDetail> response) {
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(response.getBody().getProperties()).containsEntry("code", "backend-unavailable");
+        assertThat(response.getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+    }
+}
