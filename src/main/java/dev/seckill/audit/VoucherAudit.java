@@ -11,7 +11,9 @@ import java.time.Instant;
  *
  * @param redisStock    null when Redis holds no counter for the voucher (lost: see reconcile)
  * @param pendingOrders accepted by the async path, not in MySQL yet
- * @param failedOrders  given up after their retries, compensated (stock returned)
+ * @param failedOrders  given up after their retries: compensated (stock returned), or refused as a
+ *                      duplicate of the shopper's confirmed order (its unit stays sold, the dead letter says
+ *                      compensated 0)
  * @param deadLetters   entries in the voucher's dead-letter stream
  * @param redisAgrees   Redis stock matches MySQL stock minus pending orders
  * @param redisDataLost Redis lost its data while this voucher existed: accepted orders may be missing

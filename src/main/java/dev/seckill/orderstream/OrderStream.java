@@ -27,7 +27,7 @@ import org.springframework.stereotype.Component;
  * scripts that accept, acknowledge and give up on orders.
  */
 @Component
-public class OrderStream {
+public class OrderStream implements ConsumerStream {
 
     /** Vouchers with an order stream. Not hash-tagged: no script touches it. */
     static final String REGISTRY = "seckill:order-streams";
@@ -37,6 +37,7 @@ public class OrderStream {
     private final LuaScript enqueue;
     private final LuaScript ack;
     private final LuaScript fail;
+    private final LuaScript failDuplicate;
 
     OrderStream(RedissonClient redisson, StreamSettings settings) {
         this.redisson = redisson;
@@ -44,6 +45,7 @@ public class OrderStream {
         this.enqueue = new LuaScript(redisson, "seckill-enqueue.lua");
         this.ack = new LuaScript(redisson, "seckill-ack.lua");
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
+        this.failDuplicate = new LuaScript(redisson, "seckill-fail-duplicate.lua");
     }
 
     public enum Enqueued { ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
@@ -60,11 +62,13 @@ public class OrderStream {
         redisson.getSet(REGISTRY, StringCodec.INSTANCE).add(Long.toString(voucherId));
     }
 
-    void unregister(long voucherId) {
+    @Override
+    public void unregister(long voucherId) {
         redisson.getSet(REGISTRY, StringCodec.INSTANCE).remove(Long.toString(voucherId));
     }
 
-    Set<Long> registeredVouchers() {
+    @Override
+    public Set<Long> registeredVouchers() {
         Set<Long> vouchers = new HashSet<>();
         for (Object id : redisson.getSet(REGISTRY, StringCodec.INSTANCE).readAll()) {
             vouchers.add(Long.parseLong(id.toString()));
@@ -72,7 +76,8 @@ public class OrderStream {
         return vouchers;
     }
 
-    void ensureGroup(long voucherId) {
+    @Override
+    public void ensureGroup(long voucherId) {
         try {
             stream(voucherId).createGroup(StreamCreateGroupArgs.name(settings.group()).id(StreamMessageId.ALL).makeStream());
         } catch (RedisException e) {
@@ -83,26 +88,30 @@ public class OrderStream {
     }
 
     /** Messages never delivered to anyone, now delivered to {@code consumer}. */
-    List<QueuedOrder> readNew(long voucherId, String consumer, int count) {
+    @Override
+    public List<QueuedOrder> readNew(long voucherId, String consumer, int count) {
         return toOrders(voucherId, stream(voucherId).readGroup(settings.group(), consumer,
                 StreamReadGroupArgs.neverDelivered().count(count)));
     }
 
     /** Messages delivered to {@code consumer} before and not acknowledged (after an outage, a crash). */
-    List<QueuedOrder> readOwnPending(long voucherId, String consumer, int count) {
+    @Override
+    public List<QueuedOrder> readOwnPending(long voucherId, String consumer, int count) {
         return toOrders(voucherId, stream(voucherId).readGroup(settings.group(), consumer,
                 StreamReadGroupArgs.greaterThan(new StreamMessageId(0, 0)).count(count)));
     }
 
     /** Takes over messages another consumer left unacknowledged for {@code claimIdle} (XAUTOCLAIM). */
-    List<QueuedOrder> claimIdle(long voucherId, String consumer, int count) {
+    @Override
+    public List<QueuedOrder> claimIdle(long voucherId, String consumer, int count) {
         AutoClaimResult<String, String> claimed = stream(voucherId).autoClaim(settings.group(), consumer,
                 settings.claimIdle().toMillis(), TimeUnit.MILLISECONDS, new StreamMessageId(0, 0), count);
         return toOrders(voucherId, claimed.getMessages());
     }
 
     /** Acknowledges orders that are in MySQL now; call only after their transaction committed. */
-    void acknowledge(long voucherId, Collection<QueuedOrder> orders) {
+    @Override
+    public void acknowledge(long voucherId, Collection<QueuedOrder> orders) {
         if (orders.isEmpty()) {
             return;
         }
@@ -117,14 +126,16 @@ public class OrderStream {
     }
 
     /** Counts a failed attempt to persist this message; returns the attempts so far. */
-    long recordFailedAttempt(QueuedOrder order) {
+    @Override
+    public long recordFailedAttempt(QueuedOrder order) {
         Object attempts = redisson.getMap(VoucherKeys.attempts(order.voucherId()), StringCodec.INSTANCE)
                 .addAndGet(order.messageId(), 1);
         return Long.parseLong(String.valueOf(attempts));
     }
 
     /** Gives up on an order: stock back, shopper free to buy again, FAILED, dead-lettered, acknowledged. */
-    boolean giveUp(QueuedOrder order, String reason) {
+    @Override
+    public boolean giveUp(QueuedOrder order, String reason) {
         long v = order.voucherId();
         return fail.evalLong(List.of(VoucherKeys.stock(v), VoucherKeys.buyers(v), VoucherKeys.orders(v),
                 VoucherKeys.pending(v), VoucherKeys.failed(v), VoucherKeys.deadLetters(v), VoucherKeys.attempts(v)),
@@ -132,8 +143,22 @@ public class OrderStream {
                 reason) == 1;
     }
 
+    @Override
+    public boolean giveUpAsDuplicate(QueuedOrder order, String reason) {
+        long v = order.voucherId();
+        return failDuplicate.evalLong(List.of(VoucherKeys.orders(v), VoucherKeys.pending(v), VoucherKeys.failed(v),
+                VoucherKeys.deadLetters(v), VoucherKeys.attempts(v)), settings.group(), order.messageId(),
+                Long.toString(order.orderId()), Long.toString(order.shopperId()), reason) == 1;
+    }
+
+    @Override
+    public long pendingOrders(long voucherId) {
+        return redisson.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).size();
+    }
+
     /** Which of these orders are still waiting for MySQL (not acknowledged, not given up). */
-    Set<Long> stillPending(long voucherId, Collection<QueuedOrder> orders) {
+    @Override
+    public Set<Long> stillPending(long voucherId, Collection<QueuedOrder> orders) {
         Set<String> ids = new HashSet<>();
         orders.forEach(order -> ids.add(Long.toString(order.orderId())));
         Map<Object, Object> found = redisson.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).getAll(

@@ -62,10 +62,9 @@ class AsyncPathIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
         long shopperId = shopperId(token);
-        // MySQL already holds an order of this shopper that Redis does not know of: every attempt to
-        // insert the new one breaks the unique key, which no retry will cure.
-        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) "
-                + "VALUES (?, ?, ?, 'CONFIRMED', NOW(3))", 42_000_000L + voucherId, shopperId, voucherId);
+        // MySQL already holds a row of this shopper that is not a confirmed order and that Redis does not
+        // know of: every attempt to insert the new one breaks the unique key, which no retry will cure.
+        poisonShopper(voucherId, shopperId, 42_000_000L + voucherId, "FAILED");
 
         String orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
 
@@ -82,12 +81,38 @@ class AsyncPathIT extends IntegrationTest {
     }
 
     @Test
+    void anOrderRefusedBecauseItsShopperHoldsAConfirmedOrderKeepsItsUnitAndItsBuyer() throws Exception {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        long shopperId = shopperId(token);
+        // A confirmed order Redis does not know of (written by the other path, or given up by mistake
+        // while it was in MySQL): it holds the shopper's unit. Handing the new order's unit back would
+        // sell it twice, freeing the buyer would let the shopper try again and again.
+        poisonShopper(voucherId, shopperId, 44_000_000L + voucherId, "CONFIRMED");
+
+        String orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
+
+        awaitStatus(orderId, token, "FAILED");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("pendingOrders").asLong()).isZero();
+        assertThat(audit.path("failedOrders").asLong()).isEqualTo(1);
+        assertThat(audit.path("deadLetters").asLong()).isEqualTo(1);
+        assertThat(audit.path("redisStock").asLong()).as("no unit back").isEqualTo(4);
+        assertThat(audit.path("dbStock").asLong()).isEqualTo(5);
+        assertThat(redisson.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE)
+                .contains(Long.toString(shopperId))).as("still a buyer").isTrue();
+        assertThat(redisson.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE)
+                .range(org.redisson.api.stream.StreamMessageId.MIN, org.redisson.api.stream.StreamMessageId.MAX).values())
+                .singleElement().satisfies(entry -> assertThat(entry).containsEntry("compensated", "0"));
+        api.seckill(voucherId, token).expectProblem(409, "already-ordered");
+    }
+
+    @Test
     void aUnitReturnedByAGivenUpOrderCanBeSoldAgainAfterASellOut() throws Exception {
         long voucherId = api.createVoucher(1);
         List<String> tokens = api.mintShoppers(2);
         long poisoned = shopperId(tokens.get(0));
-        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) "
-                + "VALUES (?, ?, ?, 'CONFIRMED', NOW(3))", 43_000_000L + voucherId, poisoned, voucherId);
+        poisonShopper(voucherId, poisoned, 43_000_000L + voucherId, "FAILED");
         String orderId = api.seckill(voucherId, tokens.get(0)).expectStatus(202).json().path("orderId").asString();
         api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out"); // the flag is set now
 
@@ -149,6 +174,12 @@ class AsyncPathIT extends IntegrationTest {
         }
         api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectStatus(200);
+    }
+
+    /** A row that the unique key (user_id, voucher_id) holds against every new order of the shopper. */
+    private void poisonShopper(long voucherId, long shopperId, long orderId, String status) {
+        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, ?, NOW(3))",
+                orderId, shopperId, voucherId, status);
     }
 
     private static long shopperId(String token) {

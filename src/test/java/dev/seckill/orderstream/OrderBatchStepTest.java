@@ -1,0 +1,121 @@
+package dev.seckill.orderstream;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import dev.seckill.lock.HeldShopperLocks;
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.orderstream.OrderLookup.Found;
+import dev.seckill.stock.SoldOutFlags;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.client.RedisConnectionException;
+import org.springframework.dao.DuplicateKeyException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.ArgumentMatchers.anyList;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+/** The batch step's bookkeeping around the writer: what is acknowledged, split, counted. */
+class OrderBatchStepTest {
+
+    static final StreamSettings SETTINGS = new StreamSettings("order-writers", 10, Duration.ofMillis(20),
+            Duration.ofSeconds(30), 3, 1, "test");
+
+    final FakeConsumerStream stream = new FakeConsumerStream();
+    final OrderFailurePolicyTest.FakeMySql mysql = new OrderFailurePolicyTest.FakeMySql();
+    final SeckillLocks locks = mock(SeckillLocks.class);
+    final OrderBatchWriter writer = mock(OrderBatchWriter.class);
+    final SoldOutFlags soldOut = mock(SoldOutFlags.class);
+    final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, SETTINGS),
+            soldOut);
+
+    @BeforeEach
+    void everyShopperLockIsFree() {
+        when(locks.tryLockShoppers(anyLong(), anyCollection())).thenAnswer(call -> {
+            HeldShopperLocks held = mock(HeldShopperLocks.class);
+            when(held.shoppers()).thenReturn(Set.copyOf(call.<java.util.Collection<Long>>getArgument(1)));
+            return held;
+        });
+    }
+
+    @Test
+    void anAcknowledgementLostAfterTheCommitCountsNoAttemptAndTheRedeliveryAcknowledges() {
+        QueuedOrder order = stream.accept(1, 10, 7);
+        stream.nextAckFailure = new RedisConnectionException("Unable to send command");
+
+        when(writer.persist(eq(1L), anyList())).thenReturn(Set.of()); // committed
+        assertThatThrownBy(() -> step.handle(1, List.of(order))).isInstanceOf(RedisConnectionException.class);
+        assertThat(stream.attempts).isEmpty();
+        assertThat(stream.pending).contains(10L);
+
+        // redelivered: the writer finds it in MySQL and writes nothing; it is acknowledged now
+        when(writer.persist(eq(1L), anyList())).thenReturn(Set.of(10L));
+        assertThat(step.handle(1, List.of(order))).isEqualTo(new StreamPoller.Outcome(1, false));
+        assertThat(stream.acknowledged).containsExactly(order);
+        assertThat(stream.compensated).isEmpty();
+    }
+
+    @Test
+    void aBatchSpoiltByOneOrderIsSplitAndOnlyThatOrderCounts() {
+        QueuedOrder good = stream.accept(1, 10, 7);
+        QueuedOrder bad = stream.accept(1, 11, 8);
+        when(writer.persist(eq(1L), anyList())).thenAnswer(call -> {
+            List<OrderBatchWriter.NewOrder> orders = call.getArgument(1);
+            if (orders.stream().anyMatch(o -> o.orderId() == 11)) {
+                throw new DuplicateKeyException("Duplicate entry '8-1' for key 'uk_voucher_order_user_voucher'");
+            }
+            return Set.of();
+        });
+
+        assertThat(step.handle(1, List.of(good, bad))).isEqualTo(new StreamPoller.Outcome(1, true));
+        assertThat(stream.acknowledged).containsExactly(good);
+        assertThat(stream.attempts).containsOnlyKeys(bad.messageId());
+
+        step.handle(1, List.of(bad));
+        mysql.found = Found.NOTHING;
+        assertThat(step.handle(1, List.of(bad))).isEqualTo(new StreamPoller.Outcome(1, false));
+        assertThat(stream.compensated).containsExactly(bad);
+        verify(soldOut).clear(1L);
+    }
+
+    @Test
+    void aDuplicateOfAConfirmedOrderReturnsNoUnitSoNothingIsLeftToSell() {
+        QueuedOrder bad = stream.accept(1, 11, 8);
+        when(writer.persist(eq(1L), anyList())).thenThrow(new DuplicateKeyException("Duplicate entry '8-1'"));
+        mysql.found = Found.OTHER_CONFIRMED_ORDER;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            step.handle(1, List.of(bad));
+        }
+        assertThat(stream.duplicates).containsExactly(bad);
+        verify(soldOut, never()).clear(anyLong());
+    }
+
+    @Test
+    void ordersOfShoppersLockedElsewhereOrNoLongerPendingAreNotWritten() {
+        QueuedOrder mine = stream.accept(1, 10, 7);
+        QueuedOrder lockedElsewhere = stream.accept(1, 11, 8);
+        QueuedOrder settledBefore = stream.accept(1, 12, 9);
+        stream.pending.remove(12L);
+        when(locks.tryLockShoppers(anyLong(), anyCollection())).thenAnswer(call -> {
+            HeldShopperLocks held = mock(HeldShopperLocks.class);
+            when(held.shoppers()).thenReturn(Set.of(7L, 9L));
+            return held;
+        });
+        when(writer.persist(eq(1L), anyList())).thenReturn(Set.of());
+
+        assertThat(step.handle(1, List.of(mine, lockedElsewhere, settledBefore)))
+                .isEqualTo(new StreamPoller.Outcome(1, true));
+        verify(writer).persist(eq(1L), argThat(orders -> orders.size() == 1 && orders.get(0).orderId() == 10));
+        assertThat(stream.acknowledged).containsExactly(mine);
+    }
+}
