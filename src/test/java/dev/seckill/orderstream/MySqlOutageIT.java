@@ -3,6 +3,7 @@ package dev.seckill.orderstream;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -10,14 +11,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.SeckillApplication;
 import dev.seckill.support.Api;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.TcpProxy;
+import dev.seckill.support.Instances;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
@@ -100,15 +100,6 @@ class MySqlOutageIT {
     }
 
     private static ConfigurableApplicationContext start(String proxiedDbUrl) {
-        List<String> args = new ArrayList<>();
-        TestServers.properties().forEach((name, value) -> {
-            if (!name.equals("spring.datasource.url")) {
-                args.add("--" + name + "=" + value);
-            }
-        });
-        args.addAll(List.of("--spring.datasource.url=" + proxiedDbUrl, "--server.port=0",
-                "--seckill.web.instance-id=outage-it", "--seckill.mode=async",
-                "--spring.datasource.hikari.connection-timeout=1000"));
-        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+        return Instances.start("async", "outage-it", Map.of("spring.datasource.url", proxiedDbUrl, "spring.datasource.hikari.connection-timeout", "1000"));
     }
 }

@@ -1,18 +1,17 @@
 package dev.seckill.seckill;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.SeckillApplication;
 import dev.seckill.support.Api;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.TcpProxy;
+import dev.seckill.support.Instances;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,14 +69,6 @@ class SyncMySqlBlackHoleIT {
     }
 
     private static ConfigurableApplicationContext start(String proxiedDbUrl) {
-        List<String> args = new ArrayList<>();
-        TestServers.properties().forEach((name, value) -> {
-            if (!name.equals("spring.datasource.url")) {
-                args.add("--" + name + "=" + value);
-            }
-        });
-        args.addAll(List.of("--spring.datasource.url=" + proxiedDbUrl, "--server.port=0",
-                "--seckill.web.instance-id=black-hole-it", "--seckill.mode=sync"));
-        return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+        return Instances.start("sync", "black-hole-it", Map.of("spring.datasource.url", proxiedDbUrl));
     }
 }

@@ -1,7 +1,9 @@
 package dev.seckill.support;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.seckill.SeckillApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -15,9 +17,16 @@ public final class Instances {
 
     /** Start one after the other: Spring Boot's logging set-up is not safe for two starts at once in one JVM. */
     public static ConfigurableApplicationContext start(String mode, String instanceId) {
+        return start(mode, instanceId, Map.of());
+    }
+
+    /** {@code overrides} replace what {@link TestServers} found or add settings (e.g. a proxied database URL). */
+    public static ConfigurableApplicationContext start(String mode, String instanceId, Map<String, String> overrides) {
         // As command-line arguments: builder "properties" are defaults that application.yml would override.
+        Map<String, String> properties = new LinkedHashMap<>(TestServers.properties());
+        properties.putAll(overrides);
         List<String> args = new ArrayList<>();
-        TestServers.properties().forEach((name, value) -> args.add("--" + name + "=" + value));
+        properties.forEach((name, value) -> args.add("--" + name + "=" + value));
         args.add("--server.port=0");
         args.add("--seckill.web.instance-id=" + instanceId);
         args.add("--seckill.mode=" + mode);
