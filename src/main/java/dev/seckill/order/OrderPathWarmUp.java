@@ -37,6 +37,7 @@ class OrderPathWarmUp implements ApplicationRunner {
             orders.existsByUserIdAndVoucherId(NO_SUCH_ID, NO_SUCH_ID);
             vouchers.takeOne(NO_SUCH_ID);
             orders.findByIdAndUserId(NO_SUCH_ID, NO_SUCH_ID);
+            orders.findByUserIdAndVoucherId(NO_SUCH_ID, NO_SUCH_ID);
             status.setRollbackOnly();
         });
         log.info("Order path warmed up in {} ms", (System.nanoTime() - start) / 1_000_000);

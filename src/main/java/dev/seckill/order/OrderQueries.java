@@ -1,5 +1,8 @@
 package dev.seckill.order;
 
+import java.util.Optional;
+import java.util.OptionalLong;
+
 import dev.seckill.id.IdGenerator;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.web.ProblemCode;
@@ -7,8 +10,9 @@ import dev.seckill.web.SeckillProblem;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
+/** A shopper's own orders, read back: by id, or by voucher (one shopper holds at most one order of each). */
 @Service
-class OrderQueries {
+public class OrderQueries {
 
     private final OrderRepository orders;
     private final OrderStream stream;
@@ -34,5 +38,50 @@ class OrderQueries {
                         .orElseThrow(() -> new SeckillProblem(ProblemCode.ORDER_NOT_FOUND));
             };
         });
+    }
+
+    /**
+     * The shopper's order of this voucher, for a shopper who lost the answer to their purchase: MySQL
+     * first (CONFIRMED; one indexed read on the unique key), otherwise what Redis knows (PENDING, or
+     * FAILED for the latest order given up), one script call. Works in both modes: in sync mode every
+     * order is in MySQL and Redis has nothing to add. Only the caller's own order can be found, since
+     * both stores are asked for this shopper's.
+     */
+    OrderView findOwnForVoucher(long shopperId, long voucherId) {
+        Optional<OrderView> inMySql = orders.findByUserIdAndVoucherId(shopperId, voucherId).map(VoucherOrder::toView);
+        if (inMySql.isPresent()) {
+            return inMySql.get();
+        }
+        OrderStream.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
+        long orderId = inRedis.orderId();
+        return switch (inRedis.kind()) {
+            case PENDING -> new OrderView(orderId, voucherId, OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
+            case FAILED -> new OrderView(orderId, voucherId, OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
+            // Written to MySQL after our read of it (WRITTEN), or known only to MySQL (BUYER): read it
+            // again. Still nothing means the order is gone (a reset that deleted orders).
+            case WRITTEN, BUYER -> orders.findByUserIdAndVoucherId(shopperId, voucherId).map(VoucherOrder::toView)
+                    .orElseThrow(() -> new SeckillProblem(ProblemCode.ORDER_NOT_FOUND));
+            case NONE -> throw new SeckillProblem(ProblemCode.ORDER_NOT_FOUND);
+        };
+    }
+
+    /** The id of the shopper's order of this voucher in MySQL, if any (the sync path's orders all are). */
+    public OptionalLong orderIdInMySql(long shopperId, long voucherId) {
+        return orders.findByUserIdAndVoucherId(shopperId, voucherId).map(order -> OptionalLong.of(order.id()))
+                .orElse(OptionalLong.empty());
+    }
+
+    /**
+     * The shopper's live order of this voucher for the async path, Redis first: PENDING or WRITTEN
+     * from the shopper -> order index (one script call, no MySQL read for a shopper who never bought),
+     * MySQL only for a buyer the index does not name. A FAILED order is not live: its unit went back.
+     */
+    public OptionalLong liveOrderIdAsync(long shopperId, long voucherId) {
+        OrderStream.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
+        return switch (inRedis.kind()) {
+            case PENDING, WRITTEN -> OptionalLong.of(inRedis.orderId());
+            case BUYER -> orderIdInMySql(shopperId, voucherId);
+            case FAILED, NONE -> OptionalLong.empty();
+        };
     }
 }

@@ -9,4 +9,7 @@ interface OrderRepository extends JpaRepository<VoucherOrder, Long> {
     boolean existsByUserIdAndVoucherId(long userId, long voucherId);
 
     Optional<VoucherOrder> findByIdAndUserId(long id, long userId);
+
+    /** At most one: UNIQUE(user_id, voucher_id). */
+    Optional<VoucherOrder> findByUserIdAndVoucherId(long userId, long voucherId);
 }

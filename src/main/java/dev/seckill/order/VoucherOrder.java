@@ -61,6 +61,10 @@ class VoucherOrder implements Persistable<Long> {
         return isNew;
     }
 
+    long id() {
+        return id;
+    }
+
     OrderView toView() {
         return new OrderView(id, voucherId, status, createdAt);
     }

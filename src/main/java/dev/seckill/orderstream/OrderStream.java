@@ -38,6 +38,7 @@ public class OrderStream implements ConsumerStream {
     private final LuaScript ack;
     private final LuaScript fail;
     private final LuaScript failDuplicate;
+    private final LuaScript shopperOrder;
 
     OrderStream(RedissonClient redisson, StreamSettings settings) {
         this.redisson = redisson;
@@ -46,14 +47,61 @@ public class OrderStream implements ConsumerStream {
         this.ack = new LuaScript(redisson, "seckill-ack.lua");
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
         this.failDuplicate = new LuaScript(redisson, "seckill-fail-duplicate.lua");
+        this.shopperOrder = new LuaScript(redisson, "shopper-order.lua");
     }
 
     public enum Enqueued { ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
 
-    /** The one Redis call of an async order: decides and queues atomically. */
-    public Enqueued enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        long result = enqueue.evalLong(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
-        return Enqueued.values()[(int) result];
+    /**
+     * What the enqueue script decided. For {@code ALREADY_BOUGHT}, {@code existingOrderId} is the
+     * shopper's order when Redis knows it, else 0 (look in MySQL).
+     */
+    public record Enqueue(Enqueued outcome, long existingOrderId) {
+    }
+
+    /**
+     * The one Redis call of an async order: decides and queues atomically. When the shopper already
+     * bought, the same call answers which order is theirs, so naming it costs no second round trip.
+     */
+    public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        Object result = enqueue.evalValue(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
+        if (result instanceof Number code) {
+            return new Enqueue(Enqueued.values()[code.intValue()], 0);
+        }
+        // The only string answer is the id of the shopper's existing order.
+        return new Enqueue(Enqueued.ALREADY_BOUGHT, Long.parseLong(result.toString()));
+    }
+
+    /**
+     * What Redis knows of a shopper's order of a voucher, in one atomic read (see shopper-order.lua):
+     * the index names it and the pending and failed hashes say what became of it.
+     */
+    public ShopperOrder orderOf(long voucherId, long shopperId) {
+        List<String> answer = shopperOrder.evalStrings(VoucherKeys.forShopperOrder(voucherId), shopperId);
+        if (answer == null || answer.isEmpty()) {
+            return ShopperOrder.NONE;
+        }
+        ShopperOrder.Kind kind = ShopperOrder.Kind.valueOf(answer.get(1));
+        return new ShopperOrder(kind, kind == ShopperOrder.Kind.BUYER ? 0 : Long.parseLong(answer.get(0)));
+    }
+
+    /** A shopper's order of one voucher as Redis knows it; {@code orderId} is 0 for BUYER and NONE. */
+    public record ShopperOrder(Kind kind, long orderId) {
+
+        static final ShopperOrder NONE = new ShopperOrder(Kind.NONE, 0);
+
+        public enum Kind {
+            /** Accepted, not yet in MySQL. */
+            PENDING,
+            /** Acknowledged: written to MySQL. */
+            WRITTEN,
+            /** Given up after its retries. */
+            FAILED,
+            /** In the buyer set, but the index does not name the order: only MySQL knows it. */
+            BUYER,
+            /** Redis knows no order of this shopper for this voucher. */
+            NONE
+        }
     }
 
     /** Makes the voucher's stream known to every consumer, with its group (never a NOGROUP error). */
@@ -147,8 +195,8 @@ public class OrderStream implements ConsumerStream {
     public boolean giveUpAsDuplicate(QueuedOrder order, String reason) {
         long v = order.voucherId();
         return failDuplicate.evalLong(List.of(VoucherKeys.orders(v), VoucherKeys.pending(v), VoucherKeys.failed(v),
-                VoucherKeys.deadLetters(v), VoucherKeys.attempts(v)), settings.group(), order.messageId(),
-                Long.toString(order.orderId()), Long.toString(order.shopperId()), reason) == 1;
+                VoucherKeys.deadLetters(v), VoucherKeys.attempts(v), VoucherKeys.shopperOrders(v)), settings.group(),
+                order.messageId(), Long.toString(order.orderId()), Long.toString(order.shopperId()), reason) == 1;
     }
 
     @Override

@@ -18,22 +18,24 @@ import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Rebuilds a voucher's Redis stock counter and buyer set from MySQL plus the orders still on their way
- * (pending in Redis, not yet in MySQL): for use after Redis lost its data, by both order paths. Under
- * the voucher's lock, with the counter deleted first so that no order is accepted while the numbers
- * are being taken. A sync order that took its unit before the loss and commits after the rebuild
+ * Rebuilds a voucher's Redis stock counter, buyer set and shopper -> order index from MySQL plus the
+ * orders still on their way (pending in Redis, not yet in MySQL) and those given up: for use after
+ * Redis lost its data, by both order paths. Under the voucher's lock, with the counter deleted first
+ * so that no order is accepted while the numbers are being taken. A sync order that took its unit before the loss and commits after the rebuild
  * leaves the counter one high; MySQL's guarded UPDATE still refuses any unit that is not there.
  */
 @Component
 public class StreamReconciler {
 
-    private static final int SADD_CHUNK = 1_000;
+    /** Members per SADD / HSET, so that no single command of the rebuild carries a whole sale. */
+    private static final int CHUNK = 1_000;
 
     private final RedissonClient redisson;
     private final JdbcTemplate jdbc;
@@ -76,11 +78,10 @@ public class StreamReconciler {
     private Report rebuild(long voucherId) {
         // Pending first, MySQL second (one consistent snapshot): an order written in between is found
         // in MySQL and not counted twice; one written after the snapshot is still counted as pending.
-        Map<String, String> pending = new HashMap<>();
-        redisson.<String, String>getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).readAllMap()
-                .forEach((order, shopper) -> pending.put(String.valueOf(order), String.valueOf(shopper)));
+        Map<String, String> pending = readHash(VoucherKeys.pending(voucherId));
+        Map<String, String> failed = readHash(VoucherKeys.failed(voucherId));
         Snapshot db = snapshot.execute(status -> takeSnapshot(voucherId, pending.keySet()));
-        Set<String> buyers = new HashSet<>(db.buyers());
+        Set<String> buyers = new HashSet<>(db.orderOf().keySet());
         pending.forEach((order, shopper) -> {
             if (!db.persisted().contains(order)) {
                 buyers.add(shopper);
@@ -88,19 +89,56 @@ public class StreamReconciler {
         });
         long onTheirWay = pending.keySet().stream().filter(order -> !db.persisted().contains(order)).count();
         long redisStock = db.stock() - onTheirWay;
+        Map<String, String> shopperOrders = shopperOrders(failed, pending, db);
 
         RBatch batch = redisson.createBatch(BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
         batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).deleteAsync();
         List<String> all = new ArrayList<>(buyers);
-        for (int from = 0; from < all.size(); from += SADD_CHUNK) {
+        for (int from = 0; from < all.size(); from += CHUNK) {
             batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE)
-                    .addAllAsync(all.subList(from, Math.min(all.size(), from + SADD_CHUNK)));
+                    .addAllAsync(all.subList(from, Math.min(all.size(), from + CHUNK)));
+        }
+        batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).deleteAsync();
+        Map<String, String> chunk = new HashMap<>();
+        for (Map.Entry<String, String> entry : shopperOrders.entrySet()) {
+            chunk.put(entry.getKey(), entry.getValue());
+            if (chunk.size() == CHUNK) {
+                batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).putAllAsync(chunk);
+                chunk = new HashMap<>();
+            }
+        }
+        if (!chunk.isEmpty()) {
+            batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).putAllAsync(chunk);
         }
         batch.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).setAsync(Long.toString(redisStock));
         batch.execute();
         stream.register(voucherId);
         soldOut.clear(voucherId);
-        return new Report(voucherId, db.stock(), db.orders(), onTheirWay, redisStock, buyers.size());
+        return new Report(voucherId, db.stock(), db.orderOf().size(), onTheirWay, redisStock, buyers.size());
+    }
+
+    /**
+     * Each shopper's latest order, as the enqueue script keeps it: the one in MySQL (it holds the
+     * shopper's unit), else the one on its way, else the latest given up (ids grow with time).
+     */
+    private static Map<String, String> shopperOrders(Map<String, String> failed, Map<String, String> pending, Snapshot db) {
+        Map<String, String> latest = new HashMap<>();
+        failed.forEach((order, shopper) -> latest.merge(shopper, order,
+                (a, b) -> Long.parseLong(a) >= Long.parseLong(b) ? a : b));
+        pending.forEach((order, shopper) -> {
+            if (!db.persisted().contains(order)) {
+                latest.put(shopper, order);
+            }
+        });
+        latest.putAll(db.orderOf());
+        return latest;
+    }
+
+    private Map<String, String> readHash(String key) {
+        Map<String, String> entries = new HashMap<>();
+        redisson.<String, String>getMap(key, StringCodec.INSTANCE).readAllMap()
+                .forEach((field, value) -> entries.put(String.valueOf(field), String.valueOf(value)));
+        return entries;
     }
 
     private Snapshot takeSnapshot(long voucherId, Set<String> pendingOrderIds) {
@@ -109,16 +147,20 @@ public class StreamReconciler {
         if (stock.isEmpty()) {
             throw new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
         }
-        List<String> buyers = jdbc.queryForList("SELECT user_id FROM voucher_order WHERE voucher_id = ?", String.class,
+        // UNIQUE(user_id, voucher_id): one row per buyer.
+        Map<String, String> orderOf = new HashMap<>();
+        jdbc.query("SELECT user_id, id FROM voucher_order WHERE voucher_id = ?",
+                (RowCallbackHandler) rs -> orderOf.put(Long.toString(rs.getLong(1)), Long.toString(rs.getLong(2))),
                 voucherId);
         Set<String> persisted = new HashSet<>();
         if (!pendingOrderIds.isEmpty()) {
             String ids = String.join(",", pendingOrderIds.stream().map(Long::parseLong).map(String::valueOf).toList());
             persisted.addAll(jdbc.queryForList("SELECT id FROM voucher_order WHERE id IN (" + ids + ")", String.class));
         }
-        return new Snapshot(stock.get(0), buyers.size(), new HashSet<>(buyers), persisted);
+        return new Snapshot(stock.get(0), orderOf, persisted);
     }
 
-    private record Snapshot(int stock, long orders, Set<String> buyers, Set<String> persisted) {
+    /** {@code orderOf}: buyer (user id) -> their order's id, from MySQL. */
+    private record Snapshot(int stock, Map<String, String> orderOf, Set<String> persisted) {
     }
 }

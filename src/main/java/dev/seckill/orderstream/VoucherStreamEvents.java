@@ -38,7 +38,9 @@ class VoucherStreamEvents {
     void stockChanged(VoucherStockChanged event) {
         long voucherId = event.voucherId();
         if (event.ordersDeleted()) {
-            redisson.getKeys().delete(VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId));
+            // A fresh sale: nobody has bought, nobody's order failed, and the index names no order.
+            redisson.getKeys().delete(VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
+                    VoucherKeys.shopperOrders(voucherId));
         }
         if (settings.async()) {
             stream.register(voucherId);

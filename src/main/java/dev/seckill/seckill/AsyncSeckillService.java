@@ -1,8 +1,10 @@
 package dev.seckill.seckill;
 
 import java.time.Clock;
+import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
+import dev.seckill.order.OrderQueries;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
@@ -15,7 +17,8 @@ import org.springframework.stereotype.Service;
 /**
  * The asynchronous seckill path: memory checks, then exactly one Redis call (the enqueue script)
  * that decides and queues the order; {@code OrderStreamConsumer} writes it to MySQL. After a voucher
- * sells out, refusals cost no Redis call at all ({@link SoldOutFlags}).
+ * sells out, refusals cost no Redis call at all ({@link SoldOutFlags}), unless the request carries an
+ * {@code Idempotency-Key}.
  */
 @Service
 class AsyncSeckillService {
@@ -26,40 +29,69 @@ class AsyncSeckillService {
     private final StreamReconciler reconciler;
     private final IdGenerator ids;
     private final ShopperRateLimits rateLimits;
+    private final OrderQueries orders;
     private final Clock clock;
 
     AsyncSeckillService(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
-            IdGenerator ids, ShopperRateLimits rateLimits, Clock clock) {
+            IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, Clock clock) {
         this.windows = windows;
         this.soldOut = soldOut;
         this.stream = stream;
         this.reconciler = reconciler;
         this.ids = ids;
         this.rateLimits = rateLimits;
+        this.orders = orders;
         this.clock = clock;
     }
 
-    long placeOrder(long shopperId, long voucherId) {
+    /**
+     * @param replayable the request carries an {@code Idempotency-Key}: it may be a retry of one whose
+     *        answer was lost, so the shopper's existing order is answered as a success (the first
+     *        answer again) instead of already-ordered or sold-out. See {@link SeckillController}.
+     */
+    PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (soldOut.isSoldOut(voucherId)) {
+            // Without a key a sold-out refusal costs no Redis call. With one, the retry of a request
+            // that took one of the last units must get its order back: one read of the index.
+            if (replayable) {
+                OptionalLong own = orders.liveOrderIdAsync(shopperId, voucherId);
+                if (own.isPresent()) {
+                    return PlacedOrder.replayed(own.getAsLong());
+                }
+            }
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
-        OrderStream.Enqueued result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
-        if (result == OrderStream.Enqueued.NOT_CACHED) {
+        OrderStream.Enqueue result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
+        if (result.outcome() == OrderStream.Enqueued.NOT_CACHED) {
             // Redis lost the voucher's keys: rebuild stock and buyers from MySQL and the stream, once.
             reconciler.reconcileIfMissing(voucherId);
             result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
         }
-        return switch (result) {
-            case ACCEPTED -> orderId;
+        return switch (result.outcome()) {
+            case ACCEPTED -> PlacedOrder.created(orderId);
             case SOLD_OUT -> {
                 soldOut.markSoldOut(voucherId);
                 throw new SeckillProblem(ProblemCode.SOLD_OUT);
             }
-            case ALREADY_BOUGHT -> throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
+            case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
         };
+    }
+
+    /**
+     * The enqueue script names the existing order when its index does; a buyer it does not name (sold
+     * before the index existed, or whose async order was refused as a duplicate of a confirmed one)
+     * is looked up in MySQL, which costs a read only on this rare path. An order found nowhere (an
+     * older instance's order still on its way) leaves the refusal without an id.
+     */
+    private PlacedOrder alreadyBought(long shopperId, long voucherId, long existingOrderId, boolean replayable) {
+        long existing = existingOrderId > 0 ? existingOrderId : orders.orderIdInMySql(shopperId, voucherId).orElse(0);
+        if (replayable && existing > 0) {
+            return PlacedOrder.replayed(existing);
+        }
+        throw new AlreadyOrdered(existing);
     }
 }

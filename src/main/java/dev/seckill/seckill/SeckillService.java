@@ -1,9 +1,11 @@
 package dev.seckill.seckill;
 
 import java.time.Clock;
+import java.util.OptionalLong;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderWriter;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
@@ -27,33 +29,64 @@ class SeckillService {
     private final StockCache stock;
     private final StreamReconciler reconciler;
     private final SeckillLocks locks;
-    private final OrderWriter orders;
+    private final OrderWriter writer;
+    private final OrderQueries orders;
     private final ShopperRateLimits rateLimits;
     private final Clock clock;
 
     SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
-            OrderWriter orders, ShopperRateLimits rateLimits, Clock clock) {
+            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, Clock clock) {
         this.windows = windows;
         this.stock = stock;
         this.reconciler = reconciler;
         this.locks = locks;
+        this.writer = writer;
         this.orders = orders;
         this.rateLimits = rateLimits;
         this.clock = clock;
     }
 
-    long placeOrder(long shopperId, long voucherId) {
+    /**
+     * @param replayable the request carries an {@code Idempotency-Key}: the shopper's existing order
+     *        is answered as a success (the first answer again) instead of already-ordered or sold-out.
+     */
+    PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
+            // A retry of the request that took one of the last units must get its order back.
+            if (replayable) {
+                OptionalLong own = orders.orderIdInMySql(shopperId, voucherId);
+                if (own.isPresent()) {
+                    return PlacedOrder.replayed(own.getAsLong());
+                }
+            }
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
         rateLimits.requireOrderPermit(shopperId);
+        try {
+            return PlacedOrder.created(order(shopperId, voucherId));
+        } catch (SeckillProblem refusal) {
+            if (refusal.code() != ProblemCode.ALREADY_ORDERED) {
+                throw refusal;
+            }
+            // Said by the buyer set or by MySQL; MySQL names the order (every sync order is there),
+            // one indexed read on this rare path. Nothing found (orders deleted under the buyer set)
+            // leaves the refusal without an id.
+            long existing = orders.orderIdInMySql(shopperId, voucherId).orElse(0);
+            if (replayable && existing > 0) {
+                return PlacedOrder.replayed(existing);
+            }
+            throw new AlreadyOrdered(existing);
+        }
+    }
+
+    private long order(long shopperId, long voucherId) {
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
             takeCachedStock(voucherId, shopperId);
             long orderId;
             boolean committed = false;
             try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-                orderId = orders.create(shopperId, voucherId);
+                orderId = writer.create(shopperId, voucherId);
                 committed = true;
             } finally {
                 if (!committed) {
@@ -61,7 +94,7 @@ class SeckillService {
                 }
             }
             // Still under the shopper's lock: this shopper's next request already sees it.
-            stock.addBuyer(voucherId, shopperId);
+            stock.addBuyer(voucherId, shopperId, orderId);
             return orderId;
         }
     }

@@ -32,11 +32,25 @@ public final class LuaScript {
     }
 
     public long evalLong(List<Object> keys, Object... args) {
+        return this.<Long>eval(RScript.ReturnType.LONG, keys, args);
+    }
+
+    /** For a script that answers an integer (a {@code Long} here) or a string, whichever it says. */
+    public Object evalValue(List<Object> keys, Object... args) {
+        return eval(RScript.ReturnType.VALUE, keys, args);
+    }
+
+    /** For a script that answers a Lua table of strings. */
+    public List<String> evalStrings(List<Object> keys, Object... args) {
+        return this.<List<String>>eval(RScript.ReturnType.LIST, keys, args);
+    }
+
+    private <T> T eval(RScript.ReturnType returns, List<Object> keys, Object... args) {
         try {
-            return script.<Long>evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, keys, args);
+            return script.<T>evalSha(RScript.Mode.READ_WRITE, sha, returns, keys, args);
         } catch (RedisNoScriptException e) {
             sha = script.scriptLoad(source);
-            return script.<Long>evalSha(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LONG, keys, args);
+            return script.<T>evalSha(RScript.Mode.READ_WRITE, sha, returns, keys, args);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.seckill.stock;
 import java.util.List;
 import java.util.OptionalLong;
 
+import org.redisson.api.RBatch;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -55,9 +56,17 @@ public class StockCache {
         };
     }
 
-    /** Remembers a committed order's shopper, so a repeat request is refused before it takes a unit. */
-    public void addBuyer(long voucherId, long shopperId) {
-        redisson.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).add(Long.toString(shopperId));
+    /**
+     * Remembers a committed order's shopper, so a repeat request is refused before it takes a unit,
+     * and the order in the shopper -> order index the async path keeps too, so that the index never
+     * names another order of a buyer. Both in one round trip.
+     */
+    public void addBuyer(long voucherId, long shopperId, long orderId) {
+        RBatch batch = redisson.createBatch();
+        batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).addAsync(Long.toString(shopperId));
+        batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE)
+                .fastPutAsync(Long.toString(shopperId), Long.toString(orderId));
+        batch.execute();
     }
 
     public void giveBack(long voucherId) {

@@ -46,9 +46,26 @@ public final class VoucherKeys {
         return key(voucherId, "attempts");
     }
 
+    /**
+     * shopperId -> id of the shopper's latest order of the voucher, whatever became of it (pending,
+     * in MySQL, or given up: {@link #pending} and {@link #failed} say which). An index, never the
+     * decision: {@link #buyers} decides who may buy, and a buyer without an entry here (a voucher
+     * sold before the index existed, an order given up as a duplicate) is looked up in MySQL. It lets
+     * already-ordered name the order, and a shopper whose 202 was lost find it, without a scan.
+     */
+    public static String shopperOrders(long voucherId) {
+        return key(voucherId, "shopper-orders");
+    }
+
     /** The keys of the enqueue script, in its KEYS order. */
     public static List<Object> forEnqueue(long voucherId) {
-        return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId));
+        return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId),
+                shopperOrders(voucherId));
+    }
+
+    /** The keys of the shopper's-order lookup script, in its KEYS order. */
+    public static List<Object> forShopperOrder(long voucherId) {
+        return List.of(shopperOrders(voucherId), pending(voucherId), failed(voucherId), buyers(voucherId));
     }
 
     private static String key(long voucherId, String name) {

@@ -46,7 +46,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(SeckillProblem.class)
     ResponseEntity<ProblemDetail> handleSeckillProblem(SeckillProblem problem) {
         ProblemCode code = problem.code();
-        return ResponseEntity.status(code.status()).headers(headersFor(problem)).body(problemOf(code, problem.getMessage()));
+        ProblemDetail body = problemOf(code, problem.getMessage());
+        problem.properties().forEach(body::setProperty);
+        return ResponseEntity.status(code.status()).headers(headersFor(problem)).body(body);
     }
 
     static HttpHeaders headersFor(SeckillProblem problem) {

@@ -2,6 +2,7 @@ package dev.seckill.web;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -22,7 +23,7 @@ public final class ProblemResponses {
         ProblemCode code = problem.code();
         response.setStatus(code.status().value());
         ApiExceptionHandler.headersFor(problem).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
-        byte[] body = render(code, problem.getMessage(), instance);
+        byte[] body = render(code, code.status().value(), problem.getMessage(), instance, problem.properties());
         response.setContentType(CONTENT_TYPE);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
@@ -35,6 +36,11 @@ public final class ProblemResponses {
 
     /** With another status than the code's own, for answers whose status someone else chose (Tomcat). */
     static byte[] render(ProblemCode code, int status, String detail, String instance) {
+        return render(code, status, detail, instance, Map.of());
+    }
+
+    private static byte[] render(ProblemCode code, int status, String detail, String instance,
+            Map<String, String> properties) {
         StringBuilder json = new StringBuilder(160);
         json.append("{\"detail\":");
         string(json, detail);
@@ -44,6 +50,12 @@ public final class ProblemResponses {
         string(json, code.title());
         json.append(",\"code\":");
         string(json, code.code());
+        properties.forEach((name, value) -> {
+            json.append(',');
+            string(json, name);
+            json.append(':');
+            string(json, value);
+        });
         return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
     }
 

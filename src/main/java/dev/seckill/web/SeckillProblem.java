@@ -1,5 +1,7 @@
 package dev.seckill.web;
 
+import java.util.Map;
+
 /**
  * A refusal with a stable {@link ProblemCode}. Thrown anywhere; turned into an RFC 9457 body by
  * {@link ApiExceptionHandler}. No stack trace: refusals are expected answers, and at thousands a
@@ -31,5 +33,13 @@ public class SeckillProblem extends RuntimeException {
 
     public long retryAfterSeconds() {
         return retryAfterSeconds;
+    }
+
+    /**
+     * Members the body carries after {@code code}, in this order; strings, so that a 64-bit id
+     * survives a JavaScript client. None by default.
+     */
+    public Map<String, String> properties() {
+        return Map.of();
     }
 }

@@ -1,16 +1,19 @@
 package dev.seckill.web;
 
 import java.sql.SQLException;
+import java.util.Map;
 
 import dev.seckill.id.IdsUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.orm.jpa.JpaSystemException;
 import org.springframework.transaction.TransactionSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 class ApiExceptionHandlerTest {
 
@@ -36,6 +39,25 @@ class ApiExceptionHandlerTest {
                 new TransactionSystemException("boom", new SQLException("syntax", "42000")));
         assertThat(response.getStatusCode().value()).isEqualTo(500);
         assertThat(response.getBody().getProperties()).containsEntry("code", "internal-error");
+    }
+
+    @Test
+    void aProblemsPropertiesFollowItsCodeWhicheverWayItIsWritten() throws Exception {
+        SeckillProblem problem = new SeckillProblem(ProblemCode.ALREADY_ORDERED) {
+            @Override
+            public Map<String, String> properties() {
+                return Map.of("orderId", "118324446380449792");
+            }
+        };
+        MockHttpServletResponse fast = new MockHttpServletResponse();
+        ProblemResponses.write(fast, problem, "/seckill/1");
+        assertThat(fast.getContentAsString()).isEqualTo("{\"detail\":\"This shopper already ordered this voucher\","
+                + "\"instance\":\"/seckill/1\",\"status\":409,\"title\":\"This shopper already ordered this voucher\","
+                + "\"code\":\"already-ordered\",\"orderId\":\"118324446380449792\"}");
+
+        ResponseEntity<ProblemDetail> viaAdvice = handler.handleSeckillProblem(problem);
+        assertThat(viaAdvice.getBody().getProperties()).containsExactly(entry("code", "already-ordered"),
+                entry("orderId", "118324446380449792"));
     }
 
     private static void expectBackendUnavailable(ResponseEntity<ProblemDetail> response) {
