@@ -1,0 +1,82 @@
+package dev.seckill.shutdown;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * The first step of a shutdown: readiness goes to {@code REFUSING_TRAFFIC} (Spring Boot publishes it when
+ * the context starts closing; published here too, in case the context is stopped without closing), then
+ * the instance keeps serving for {@code seckill.shutdown.drain} before Tomcat closes its port.
+ * <p>
+ * What the drain is for depends on the balancer. One that polls {@code /actuator/health/readiness}
+ * (Kubernetes, HAProxy, Nginx Plus) stops routing here within its polling interval: the drain must be at
+ * least that long. Open-source Nginx has no active health checks and never reads readiness: it keeps
+ * sending requests here until connecting fails. What takes the instance out of its rotation is the closed
+ * port: a refused connection is retried on the other instance ({@code proxy_next_upstream error}; nothing
+ * was sent, so even a POST may be) and after {@code max_fails} such failures within {@code fail_timeout}
+ * the instance is skipped for {@code fail_timeout}, then tried again. Two things would spoil that:
+ * <ul>
+ *   <li>Nginx's pool of idle keep-alive connections: a request sent on one after Tomcat paused is answered
+ *       503 by Tomcat itself (and one Tomcat is closing as the request arrives becomes a 502), never
+ *       retried. During the drain every answer says {@code Connection: close} ({@link DrainingConnectionFilter}),
+ *       so each pooled connection serves one last request and is closed; connections left idle through the
+ *       whole drain can still meet the paused Tomcat: the drain should cover a few requests per connection;</li>
+ *   <li>requests already routed here: they are served, during the drain and then by the graceful shutdown.</li>
+ * </ul>
+ */
+@Component
+class TrafficDrain implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(TrafficDrain.class);
+
+    private final ApplicationEventPublisher events;
+    private final ApplicationAvailability availability;
+    private final ShutdownSettings settings;
+    private volatile boolean running;
+
+    TrafficDrain(ApplicationEventPublisher events, ApplicationAvailability availability, ShutdownSettings settings) {
+        this.events = events;
+        this.availability = availability;
+        this.settings = settings;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
+            AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
+        }
+        if (settings.drain().isZero()) {
+            return;
+        }
+        log.info("Shutting down: readiness is REFUSING_TRAFFIC; serving for {} more ms with Connection: close, "
+                + "then the port closes", settings.drain().toMillis());
+        try {
+            Thread.sleep(settings.drain().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Before everything else, the web server included. */
+    @Override
+    public int getPhase() {
+        return ShutdownOrder.TRAFFIC_DRAIN;
+    }
+}
