@@ -39,6 +39,8 @@ class TrafficDrain implements SmartLifecycle {
     private final ApplicationAvailability availability;
     private final ShutdownSettings settings;
     private volatile boolean running;
+    /** stop() turned readiness down itself (a context stopped, not closed): start() turns it up again. */
+    private volatile boolean refusedHere;
 
     TrafficDrain(ApplicationEventPublisher events, ApplicationAvailability availability, ShutdownSettings settings) {
         this.events = events;
@@ -48,6 +50,10 @@ class TrafficDrain implements SmartLifecycle {
 
     @Override
     public void start() {
+        if (refusedHere) {
+            refusedHere = false;
+            AvailabilityChangeEvent.publish(events, this, ReadinessState.ACCEPTING_TRAFFIC);
+        }
         running = true;
     }
 
@@ -55,6 +61,7 @@ class TrafficDrain implements SmartLifecycle {
     public void stop() {
         running = false;
         if (availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
+            refusedHere = true;
             AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
         }
         if (settings.drain().isZero()) {
