@@ -20,14 +20,19 @@ import org.springframework.stereotype.Component;
  * sending requests here until connecting fails. What takes the instance out of its rotation is the closed
  * port: a refused connection is retried on the other instance ({@code proxy_next_upstream error}; nothing
  * was sent, so even a POST may be) and after {@code max_fails} such failures within {@code fail_timeout}
- * the instance is skipped for {@code fail_timeout}, then tried again. Two things would spoil that:
+ * the instance is skipped for {@code fail_timeout}, then tried again. Meanwhile:
  * <ul>
- *   <li>Nginx's pool of idle keep-alive connections: a request sent on one after Tomcat paused is answered
- *       503 by Tomcat itself (and one Tomcat is closing as the request arrives becomes a 502), never
- *       retried. During the drain every answer says {@code Connection: close} ({@link DrainingConnectionFilter}),
- *       so each pooled connection serves one last request and is closed; connections left idle through the
- *       whole drain can still meet the paused Tomcat: the drain should cover a few requests per connection;</li>
- *   <li>requests already routed here: they are served, during the drain and then by the graceful shutdown.</li>
+ *   <li>requests already routed here are served, during the drain and then by the graceful shutdown;</li>
+ *   <li>Nginx's idle keep-alive connections to this instance would meet the paused Tomcat, which answers a
+ *       request on one 503 itself, never retried. During the drain every answer says {@code Connection:
+ *       close} ({@link DrainingConnectionFilter}), so each pooled connection serves one last request and
+ *       is closed. One left idle through the whole drain can still get that 503: the drain should give
+ *       Nginx a few requests per pooled connection;</li>
+ *   <li>what cannot be avoided this way: a connection the kernel accepted just before the port closed,
+ *       not yet taken by Tomcat, is reset, and Nginx answers 502 for a request that was never processed
+ *       (a few per switch under load, see InstanceRestartChaosIT). To switch with no error at all, take the
+ *       instance out of the upstream first ({@code down}, {@code nginx -s reload}) or use a balancer that
+ *       reads readiness.</li>
  * </ul>
  */
 @Component
