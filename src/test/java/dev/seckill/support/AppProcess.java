@@ -66,7 +66,8 @@ public final class AppProcess implements AutoCloseable {
         Path log = Path.of("target", instanceId + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         AppProcess app = new AppProcess(process, instanceId, port, servers, extraArgs, log);
-        app.awaitHealthy(Duration.ofSeconds(90));
+        // Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s.
+        app.awaitHealthy(Duration.ofSeconds(180));
         return app;
     }
 
