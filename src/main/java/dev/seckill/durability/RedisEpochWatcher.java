@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.seckill.shutdown.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.redisson.api.RBucket;
@@ -127,5 +128,11 @@ class RedisEpochWatcher implements SmartLifecycle {
     @Override
     public synchronized boolean isRunning() {
         return timer != null;
+    }
+
+    /** Below the web server's phase: at the default phase, the first check would run after the port opened. */
+    @Override
+    public int getPhase() {
+        return ShutdownOrder.REDIS_EPOCH_CHECK;
     }
 }

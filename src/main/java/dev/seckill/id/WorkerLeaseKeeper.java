@@ -12,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import dev.seckill.shutdown.ShutdownOrder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -111,12 +112,12 @@ class WorkerLeaseKeeper implements SmartLifecycle {
     }
 
     /**
-     * Before everything that issues ids (the web server, the stream consumers: their phases are higher),
-     * so a number is held before the first request and given back only after the last one.
+     * Below everything that issues ids (the web server's phases are higher), so a number is held before the
+     * first request and given back only after the last one has been answered.
      */
     @Override
     public int getPhase() {
-        return DEFAULT_PHASE - 10_000;
+        return ShutdownOrder.ID_WORKER_LEASE;
     }
 
     /** One scheduled round; never throws, or the executor would silently stop scheduling it. */

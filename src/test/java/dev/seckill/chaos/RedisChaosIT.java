@@ -2,10 +2,6 @@ package dev.seckill.chaos;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -95,8 +91,8 @@ class RedisChaosIT {
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
 
-        Set<Long> inMySql = buyers(voucherId);
-        report("Redis kill -9 mid-burst, restarted from its AOF (appendfsync always)", burst, inMySql, audit, drainStart);
+        Set<Long> inMySql = ChaosReport.buyers(DB_URL, voucherId);
+        ChaosReport.print("Redis kill -9 mid-burst, restarted from its AOF (appendfsync always)", burst, inMySql, audit, drainStart);
         assertThat(inMySql).as("every accepted order is in MySQL").containsAll(burst.accepted());
         Set<Long> unexplained = new HashSet<>(inMySql);
         unexplained.removeAll(burst.accepted());
@@ -123,21 +119,12 @@ class RedisChaosIT {
         assertThat(burst.accepted()).isNotEmpty();
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
-        report("Redis FLUSHALL mid-burst", burst, buyers(voucherId), audit, drainStart);
+        ChaosReport.print("Redis FLUSHALL mid-burst", burst, ChaosReport.buyers(DB_URL, voucherId), audit, drainStart);
         assertThat(audit.path("redisDataLost").asBoolean()).as("%s", audit).isTrue();
         assertThat(audit.path("consistent").asBoolean()).isFalse();
         String logs = Files.readString(Path.of("target/chaos-redis-1.log")) + Files.readString(Path.of("target/chaos-redis-2.log"));
         assertThat(logs).contains("Redis lost its data");
         assertThat(lossesCounted()).as("seckill.redis.data.losses, both instances together").isEqualTo(countedBefore + 1);
-    }
-
-    /** One row of docs/reliability.md's table, counted from the clients' side. */
-    private static void report(String scenario, PacedBurst.Result burst, Set<Long> inMySql, JsonNode audit, long drainStart) {
-        long lost = burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper)).count();
-        System.out.printf("[chaos] | %s | %d | %d | %d | %d | %d | %d | %.1f s | %s |%n", scenario, burst.accepted().size(),
-                audit.path("orders").asLong(), lost, audit.path("duplicateBuyers").asLong(), audit.path("oversold").asLong(),
-                audit.path("failedOrders").asLong(), (System.nanoTime() - drainStart) / 1e9,
-                audit.path("redisDataLost").asBoolean() ? "loss reported" : "consistent " + audit.path("consistent").asBoolean());
     }
 
     /** The loss counter of both instances together (only the instance that records a loss counts it). */
@@ -148,23 +135,5 @@ class RedisChaosIT {
             sum += metric.expectStatus(200).json().path("measurements").get(0).path("value").asDouble();
         }
         return sum;
-    }
-
-    private static Set<Long> buyers(long voucherId) {
-        Map<String, String> servers = TestServers.properties();
-        try (Connection db = DriverManager.getConnection(DB_URL,
-                servers.get("spring.datasource.username"), servers.get("spring.datasource.password"));
-                PreparedStatement query = db.prepareStatement("SELECT user_id FROM voucher_order WHERE voucher_id = ?")) {
-            query.setLong(1, voucherId);
-            Set<Long> buyers = new HashSet<>();
-            try (ResultSet rows = query.executeQuery()) {
-                while (rows.next()) {
-                    buyers.add(rows.getLong(1));
-                }
-            }
-            return buyers;
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

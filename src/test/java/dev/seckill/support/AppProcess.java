@@ -3,10 +3,14 @@ package dev.seckill.support;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged application (target/seckill-platform.jar) in a JVM of its own, pointed at the test
@@ -16,41 +20,54 @@ import java.util.List;
 public final class AppProcess implements AutoCloseable {
 
     private final Process process;
+    private final String instanceId;
     private final int port;
+    private final Map<String, String> servers;
+    private final List<String> extraArgs;
     private final Path log;
 
-    private AppProcess(Process process, int port, Path log) {
+    private AppProcess(Process process, String instanceId, int port, Map<String, String> servers,
+            List<String> extraArgs, Path log) {
         this.process = process;
+        this.instanceId = instanceId;
         this.port = port;
+        this.servers = servers;
+        this.extraArgs = extraArgs;
         this.log = log;
     }
 
     public static AppProcess start(String instanceId, String... extraArgs) throws IOException, InterruptedException {
-        return start(instanceId, java.util.Map.of(), extraArgs);
+        return start(instanceId, Map.of(), extraArgs);
     }
 
     /** {@code servers} replaces what {@link TestServers} found (e.g. a Redis of the test's own). */
-    public static AppProcess start(String instanceId, java.util.Map<String, String> servers, String... extraArgs)
+    public static AppProcess start(String instanceId, Map<String, String> servers, String... extraArgs)
+            throws IOException, InterruptedException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        return launch(instanceId, port, Map.copyOf(servers), List.of(extraArgs));
+    }
+
+    private static AppProcess launch(String instanceId, int port, Map<String, String> servers, List<String> extraArgs)
             throws IOException, InterruptedException {
         File jar = new File("target/seckill-platform.jar");
         if (!jar.isFile()) {
             throw new IllegalStateException("target/seckill-platform.jar is missing: run the tests with ./mvnw verify");
         }
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar", jar.getPath(),
                 "--server.port=" + port, "--seckill.web.instance-id=" + instanceId));
-        java.util.Map<String, String> properties = new java.util.LinkedHashMap<>(TestServers.properties());
+        Map<String, String> properties = new LinkedHashMap<>(TestServers.properties());
         properties.putAll(servers);
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
-        command.addAll(List.of(extraArgs));
+        command.addAll(extraArgs);
         Path log = Path.of("target", instanceId + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        AppProcess app = new AppProcess(process, port, log);
-        app.awaitHealthy(Duration.ofSeconds(90));
+        AppProcess app = new AppProcess(process, instanceId, port, servers, extraArgs, log);
+        // Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s.
+        app.awaitHealthy(Duration.ofSeconds(180));
         return app;
     }
 
@@ -58,10 +75,45 @@ public final class AppProcess implements AutoCloseable {
         return port;
     }
 
+    /**
+     * The same instance again, after it stopped: same instance id (so the same stream consumer name), same
+     * port (so the same place in Nginx's upstream), same settings. Its log starts afresh.
+     */
+    public AppProcess restart() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            throw new IllegalStateException(instanceId + " still runs: terminate() or kill() it first");
+        }
+        return launch(instanceId, port, servers, extraArgs);
+    }
+
     /** SIGKILL: no shutdown hook, no graceful stop, nothing acknowledged on the way out. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
+    }
+
+    /**
+     * SIGTERM ({@link Process#destroy()} on Unix), as {@code scripts/cluster down} and {@code docker stop}
+     * send it, then waits for the graceful shutdown to end. Returns the exit code (143 = after SIGTERM).
+     */
+    public int terminate() throws InterruptedException {
+        return terminate(Duration.ofSeconds(60));
+    }
+
+    /** {@link #terminate()}, failing if the instance has not exited within {@code timeout}. */
+    public int terminate(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            process.waitFor();
+            throw new AssertionError(instanceId + " did not exit within " + timeout + " of SIGTERM; see " + log);
+        }
+        return process.exitValue();
+    }
+
+    /** What the instance has logged so far (its stdout and stderr). */
+    public String logText() throws IOException {
+        return Files.readString(log);
     }
 
     private void awaitHealthy(Duration timeout) throws InterruptedException {

@@ -30,6 +30,8 @@ public final class Instances {
         args.add("--server.port=0");
         args.add("--seckill.web.instance-id=" + instanceId);
         args.add("--seckill.mode=" + mode);
+        // no balancer in front: nothing to drain on close
+        args.add("--seckill.shutdown.drain=0s");
         return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
     }
 

@@ -1,0 +1,63 @@
+package dev.seckill.chaos;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.seckill.support.PacedBurst;
+import dev.seckill.support.TestServers;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * What the chaos tests count and print, shared so that every scenario's row of docs/reliability.md's table
+ * is counted the same way: from the clients' side (what they were told) against MySQL (what was written).
+ */
+final class ChaosReport {
+
+    private ChaosReport() {
+    }
+
+    /**
+     * Prints one row: {@code | scenario | accepted | in MySQL | lost | doubled | oversold | failed | drain | audit |}.
+     *
+     * @param inMySql    the voucher's buyers in MySQL ({@link #orderCounts}'s keys)
+     * @param drainStart System.nanoTime() when the burst ended and the backlog started draining
+     */
+    static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, JsonNode audit, long drainStart) {
+        long lost = burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper)).count();
+        System.out.printf("[chaos] | %s | %d | %d | %d | %d | %d | %d | %.1f s | %s |%n", scenario, burst.accepted().size(),
+                audit.path("orders").asLong(), lost, audit.path("duplicateBuyers").asLong(), audit.path("oversold").asLong(),
+                audit.path("failedOrders").asLong(), (System.nanoTime() - drainStart) / 1e9,
+                audit.path("redisDataLost").asBoolean() ? "loss reported" : "consistent " + audit.path("consistent").asBoolean());
+    }
+
+    /** How many orders each buyer of the voucher has in MySQL (the database at {@code dbUrl}). */
+    static Map<Long, Integer> orderCounts(String dbUrl, long voucherId) {
+        Map<String, String> servers = TestServers.properties();
+        try (Connection db = DriverManager.getConnection(dbUrl,
+                servers.get("spring.datasource.username"), servers.get("spring.datasource.password"));
+                PreparedStatement query = db.prepareStatement(
+                        "SELECT user_id, COUNT(*) FROM voucher_order WHERE voucher_id = ? GROUP BY user_id")) {
+            query.setLong(1, voucherId);
+            Map<Long, Integer> counts = new HashMap<>();
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    counts.put(rows.getLong(1), rows.getInt(2));
+                }
+            }
+            return counts;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The voucher's buyers in MySQL. */
+    static Set<Long> buyers(String dbUrl, long voucherId) {
+        return Set.copyOf(orderCounts(dbUrl, voucherId).keySet());
+    }
+}
