@@ -111,12 +111,6 @@ class RedisEpochWatcher implements SmartLifecycle {
         timer.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
     }
 
-    /** Before the web server (whose phase is higher), so that the first check precedes the first request. */
-    @Override
-    public int getPhase() {
-        return DEFAULT_PHASE - 5_000;
-    }
-
     @Override
     public synchronized void stop() {
         if (timer != null) {
