@@ -16,7 +16,7 @@ import org.testcontainers.utility.DockerImageName;
  * <ol>
  *   <li>{@code SECKILL_TEST_DB_URL} (+ {@code _USER}, {@code _PASSWORD}) and {@code SECKILL_TEST_REDIS_HOST}
  *       ({@code _PORT}) when set;</li>
- *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (CI and the dev machines run
+ *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (or :6380, the cluster's own Redis) (CI and the dev machines run
  *       MariaDB and Redis there), using the database {@code seckill_test} and Redis database 1;</li>
  *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs.</li>
  * </ol>
@@ -55,12 +55,14 @@ public final class TestServers {
             props.put("spring.datasource.password", env("SECKILL_TEST_DB_PASSWORD", ""));
             props.put("spring.data.redis.host", redisHost);
             props.put("spring.data.redis.port", env("SECKILL_TEST_REDIS_PORT", "6379"));
-        } else if (listening(3306) && listening(6379)) {
+        } else if (listening(3306) && (listening(6379) || listening(6380))) {
             props.put("spring.datasource.url", "jdbc:mysql://127.0.0.1:3306/seckill_test?createDatabaseIfNotExist=true");
             props.put("spring.datasource.username", "root");
             props.put("spring.datasource.password", "");
             props.put("spring.data.redis.host", "127.0.0.1");
-            props.put("spring.data.redis.port", "6379");
+            // A Redis on :6379, else the one scripts/cluster up starts on :6380 (on a fresh machine the
+            // README's first command leaves only that one running)
+            props.put("spring.data.redis.port", listening(6379) ? "6379" : "6380");
             // not database 0, which the local cluster (scripts/cluster) uses on the same server
             props.put("spring.data.redis.database", "1");
         } else if (DockerClientFactory.instance().isDockerAvailable()) {
