@@ -1,37 +1,61 @@
 package dev.seckill.ratelimit;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.seckill.web.ProblemCode;
-import org.springframework.boot.convert.DurationStyle;
 import dev.seckill.web.SeckillProblem;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.stereotype.Component;
 
 /**
  * The per-shopper limits, shared by every instance. Callers place them after their cheaper refusals
- * (the sale window, a sold-out flag): a refusal that needs no Redis call must not get one here.
+ * (the sale window, a sold-out flag): a refusal that needs no Redis call must not get one here. Each limit
+ * first asks what this instance already knows ({@link LocalLimitGate}): a shopper's first request in a
+ * window and a shopper refused a moment ago are decided without Redis.
  */
 @Component
 public class ShopperRateLimits {
 
     private final RedisRateLimiter limiter;
     private final RateLimitSettings settings;
+    private final LocalLimitGate orders;
+    private final LocalLimitGate orderReads;
 
+    @Autowired
     ShopperRateLimits(RedisRateLimiter limiter, RateLimitSettings settings) {
+        this(limiter, settings, Ticker.systemTicker());
+    }
+
+    ShopperRateLimits(RedisRateLimiter limiter, RateLimitSettings settings, Ticker ticker) {
         this.limiter = limiter;
         this.settings = settings;
+        this.orders = new LocalLimitGate(settings.orders().per(), ticker);
+        this.orderReads = new LocalLimitGate(settings.orderReads().per(), ticker);
     }
 
     /** One purchase attempt, or 429 rate-limited. */
     public void requireOrderPermit(long shopperId) {
-        require("orders:{" + shopperId + "}", settings.orders());
+        require(orders, shopperId, "orders:{" + shopperId + "}", settings.orders());
     }
 
     /** One order lookup, or 429 rate-limited. */
     public void requireOrderReadPermit(long shopperId) {
-        require("order-reads:{" + shopperId + "}", settings.orderReads());
+        require(orderReads, shopperId, "order-reads:{" + shopperId + "}", settings.orderReads());
     }
 
-    private void require(String key, RateLimitSettings.Limit limit) {
-        if (!limiter.tryAcquire(key, limit)) {
+    private void require(LocalLimitGate gate, long shopperId, String key, RateLimitSettings.Limit limit) {
+        boolean allowed = switch (gate.check(shopperId)) {
+            case ALLOW -> true;
+            case DENY -> false;
+            case ASK -> {
+                boolean acquired = limiter.tryAcquire(key, limit);
+                if (!acquired) {
+                    gate.refused(shopperId);
+                }
+                yield acquired;
+            }
+        };
+        if (!allowed) {
             throw new SeckillProblem(ProblemCode.RATE_LIMITED, "At most " + limit.permits() + " requests per "
                     + DurationStyle.SIMPLE.print(limit.per()) + " for this shopper", limit.retryAfterSeconds());
         }
