@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.seckill.durability.RedisDataLosses;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.stock.StockCache;
+import dev.seckill.stock.SyncUnits;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -20,12 +21,14 @@ class AuditService {
     private final StockCache stock;
     private final OrderStream stream;
     private final RedisDataLosses losses;
+    private final SyncUnits syncUnits;
 
-    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStream stream, RedisDataLosses losses) {
+    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStream stream, RedisDataLosses losses, SyncUnits syncUnits) {
         this.jdbc = jdbc;
         this.stock = stock;
         this.stream = stream;
         this.losses = losses;
+        this.syncUnits = syncUnits;
     }
 
     @Transactional(readOnly = true)
@@ -41,9 +44,10 @@ class AuditService {
                 + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
         Long redisStock = stock.read(voucherId).stream().boxed().findFirst().orElse(null);
         OrderStream.StreamCounts counts = stream.counts(voucherId);
+        long syncUnitsInFlight = syncUnits.inFlight(voucherId);
         return VoucherAudit.of(voucherId, number(sale.get(0), "initial_stock").intValue(),
                 number(sale.get(0), "stock").intValue(), redisStock, number(orders, "orders").longValue(),
-                number(orders, "buyers").longValue(), duplicateBuyers, counts.pending(), counts.failed(),
+                number(orders, "buyers").longValue(), duplicateBuyers, counts.pending(), syncUnitsInFlight, counts.failed(),
                 counts.deadLetters(), losses.latestAffecting(voucherId).orElse(null));
     }
 

@@ -2,7 +2,6 @@ package dev.seckill.order;
 
 import java.time.Clock;
 
-import dev.seckill.id.IdGenerator;
 import dev.seckill.voucher.SeckillVoucherRepository;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
@@ -20,35 +19,31 @@ public class OrderWriter {
 
     private final OrderRepository orders;
     private final SeckillVoucherRepository vouchers;
-    private final IdGenerator ids;
     private final Clock clock;
 
-    OrderWriter(OrderRepository orders, SeckillVoucherRepository vouchers, IdGenerator ids, Clock clock) {
+    OrderWriter(OrderRepository orders, SeckillVoucherRepository vouchers, Clock clock) {
         this.orders = orders;
         this.vouchers = vouchers;
-        this.ids = ids;
         this.clock = clock;
     }
 
     /**
-     * Checks, takes one unit of stock and inserts the order, all or nothing. Refusals roll back:
-     * already-ordered (also if the unique key catches a race the check missed) and sold-out (the
-     * guarded UPDATE changed no row).
+     * Checks, takes one unit of stock and inserts the order under {@code orderId} (issued by the caller,
+     * who named its Redis unit with it), all or nothing. Refusals roll back: already-ordered (also if the
+     * unique key catches a race the check missed) and sold-out (the guarded UPDATE changed no row).
      */
     @Transactional
-    public long create(long shopperId, long voucherId) {
+    public void create(long orderId, long shopperId, long voucherId) {
         if (orders.existsByUserIdAndVoucherId(shopperId, voucherId)) {
             throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
         }
         if (vouchers.takeOne(voucherId) == 0) {
             throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
-        long orderId = ids.next();
         try {
             orders.saveAndFlush(new VoucherOrder(orderId, shopperId, voucherId, OrderStatus.CONFIRMED, clock.instant()));
         } catch (DataIntegrityViolationException duplicate) {
             throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
         }
-        return orderId;
     }
 }

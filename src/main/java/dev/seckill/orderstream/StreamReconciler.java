@@ -10,7 +10,10 @@ import java.util.Set;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.stock.SoldOutFlags;
+import dev.seckill.stock.StockCache;
+import dev.seckill.stock.SyncUnits;
 import dev.seckill.stock.VoucherKeys;
+import dev.seckill.syncunit.SyncUnitSweeper;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.redisson.api.BatchOptions;
@@ -28,8 +31,11 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Rebuilds a voucher's Redis stock counter, buyer set and shopper -> order index from MySQL plus the
  * orders still on their way (pending in Redis, not yet in MySQL) and those given up: for use after
  * Redis lost its data, by both order paths. Under the voucher's lock, with the counter deleted first
- * so that no order is accepted while the numbers are being taken. A sync order that took its unit before the loss and commits after the rebuild
- * leaves the counter one high; MySQL's guarded UPDATE still refuses any unit that is not there.
+ * so that no order is accepted while the numbers are being taken. Units that sync requests hold are left out
+ * of the counter (their orders commit, or the units come back, afterwards), once those of orders already
+ * committed are settled. A sync order that took its unit before a loss of Redis's data (its record went
+ * with it) and commits after the rebuild leaves the counter one high; MySQL's guarded UPDATE still refuses
+ * any unit that is not there.
  */
 @Component
 public class StreamReconciler {
@@ -43,9 +49,13 @@ public class StreamReconciler {
     private final SeckillLocks locks;
     private final OrderStream stream;
     private final SoldOutFlags soldOut;
+    private final StockCache stock;
+    private final SyncUnits syncUnits;
+    private final SyncUnitSweeper syncUnitSweeper;
 
     StreamReconciler(RedissonClient redisson, JdbcTemplate jdbc, PlatformTransactionManager transactions,
-            SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut) {
+            SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut, StockCache stock, SyncUnits syncUnits,
+            SyncUnitSweeper syncUnitSweeper) {
         this.redisson = redisson;
         this.jdbc = jdbc;
         this.snapshot = new TransactionTemplate(transactions);
@@ -54,6 +64,9 @@ public class StreamReconciler {
         this.locks = locks;
         this.stream = stream;
         this.soldOut = soldOut;
+        this.stock = stock;
+        this.syncUnits = syncUnits;
+        this.syncUnitSweeper = syncUnitSweeper;
     }
 
     public record Report(long voucherId, int dbStock, long dbOrders, long pendingOrders, long redisStock, long buyers) {
@@ -76,6 +89,8 @@ public class StreamReconciler {
     }
 
     private Report rebuild(long voucherId) {
+        // Units of sync orders already in MySQL first: MySQL's stock counts them, the rebase must not again.
+        syncUnitSweeper.settleCommitted(voucherId);
         // Pending first, MySQL second (one consistent snapshot): an order written in between is found
         // in MySQL and not counted twice; one written after the snapshot is still counted as pending.
         Map<String, String> pending = readHash(VoucherKeys.pending(voucherId));
@@ -88,7 +103,6 @@ public class StreamReconciler {
             }
         });
         long onTheirWay = pending.keySet().stream().filter(order -> !db.persisted().contains(order)).count();
-        long redisStock = db.stock() - onTheirWay;
         Map<String, String> shopperOrders = shopperOrders(failed, pending, db);
 
         RBatch batch = redisson.createBatch(BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
@@ -110,9 +124,11 @@ public class StreamReconciler {
         if (!chunk.isEmpty()) {
             batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).putAllAsync(chunk);
         }
-        batch.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).setAsync(Long.toString(redisStock));
         batch.execute();
+        // The counter last, on its own: it counts the sync units in flight at the moment it is set.
+        long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay);
         stream.register(voucherId);
+        syncUnits.register(voucherId);
         soldOut.clear(voucherId);
         return new Report(voucherId, db.stock(), db.orderOf().size(), onTheirWay, redisStock, buyers.size());
     }

@@ -3,6 +3,7 @@ package dev.seckill.seckill;
 import java.time.Clock;
 import java.util.OptionalLong;
 
+import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.order.OrderQueries;
@@ -20,7 +21,9 @@ import org.springframework.stereotype.Service;
  * shopper's lock, one unit of cached stock (unless the shopper already bought), the voucher's lock
  * and the order's transaction. Not
  * transactional itself: the locks must outlive the transaction, so it is opened and committed inside
- * {@link OrderWriter#create} (through its proxy) before either lock is released.
+ * {@link OrderWriter#create} (through its proxy) before either lock is released. The order's id is
+ * issued before the unit is taken: Redis records the unit under it, so that the unit of a request that
+ * dies half-way is found, and MySQL says whether it was sold (dev.seckill.syncunit).
  */
 @Service
 class SeckillService {
@@ -32,10 +35,11 @@ class SeckillService {
     private final OrderWriter writer;
     private final OrderQueries orders;
     private final ShopperRateLimits rateLimits;
+    private final IdGenerator ids;
     private final Clock clock;
 
     SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
-            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, Clock clock) {
+            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, Clock clock) {
         this.windows = windows;
         this.stock = stock;
         this.reconciler = reconciler;
@@ -43,6 +47,7 @@ class SeckillService {
         this.writer = writer;
         this.orders = orders;
         this.rateLimits = rateLimits;
+        this.ids = ids;
         this.clock = clock;
     }
 
@@ -82,15 +87,15 @@ class SeckillService {
 
     private long order(long shopperId, long voucherId) {
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
-            takeCachedStock(voucherId, shopperId);
-            long orderId;
+            long orderId = ids.next();
+            takeCachedStock(voucherId, shopperId, orderId);
             boolean committed = false;
             try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-                orderId = writer.create(shopperId, voucherId);
+                writer.create(orderId, shopperId, voucherId);
                 committed = true;
             } finally {
                 if (!committed) {
-                    stock.giveBack(voucherId);
+                    stock.giveBack(voucherId, orderId);
                 }
             }
             // Still under the shopper's lock: this shopper's next request already sees it.
@@ -99,13 +104,13 @@ class SeckillService {
         }
     }
 
-    private void takeCachedStock(long voucherId, long shopperId) {
-        StockCache.TakeResult taken = stock.take(voucherId, shopperId);
+    private void takeCachedStock(long voucherId, long shopperId, long orderId) {
+        StockCache.TakeResult taken = stock.take(voucherId, shopperId, orderId, clock.millis());
         if (taken == StockCache.TakeResult.NOT_CACHED) {
             // Redis lost the counter (restart, eviction): rebuild it and the buyer set from MySQL,
             // the same way as the async path (once, under the voucher's lock), then try again.
             reconciler.reconcileIfMissing(voucherId);
-            taken = stock.take(voucherId, shopperId);
+            taken = stock.take(voucherId, shopperId, orderId, clock.millis());
         }
         switch (taken) {
             case TAKEN -> { }

@@ -23,6 +23,12 @@ public final class ShutdownOrder {
     public static final int WEB_SERVER = WEB_GRACEFUL_SHUTDOWN - 1024;
 
     /**
+     * The sweeper of sync units left by requests that died: stopped once this instance's requests have finished
+     * (each settles its own unit), which the web server's stop waited for.
+     */
+    public static final int SYNC_UNIT_SWEEPER = WEB_SERVER - 1024;
+
+    /**
      * The order stream consumers: stopped once no request can queue an order here any more, they finish
      * the batch in hand, commit and acknowledge it. They start before the port opens.
      */

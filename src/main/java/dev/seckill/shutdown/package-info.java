@@ -8,6 +8,7 @@
  *       connections are closed ({@link dev.seckill.shutdown.TrafficDrain});</li>
  *   <li>Tomcat closes its port and finishes the requests in flight (Spring Boot's graceful shutdown,
  *       {@code server.shutdown: graceful}, bounded by {@code spring.lifecycle.timeout-per-shutdown-phase});</li>
+ *   <li>the sync unit sweeper stops (every request of this instance has settled its own unit by then);</li>
  *   <li>the order stream consumers finish the batch in hand, commit it, acknowledge it and stop;</li>
  *   <li>the id worker lease is released, after the last id was issued;</li>
  *   <li>the Redis and MySQL clients close (bean destruction, after every lifecycle stopped).</li>

@@ -3,7 +3,6 @@ package dev.seckill.stock;
 import java.util.List;
 import java.util.OptionalLong;
 
-import org.redisson.api.RBatch;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -12,7 +11,9 @@ import org.springframework.stereotype.Component;
 /**
  * The voucher stock counters in Redis: the seckill path's fast gate. MySQL stays the truth; a unit is
  * taken here before an order is attempted and given back if the order does not commit, so at most
- * the remaining stock's worth of requests ever reach the voucher lock and the database.
+ * the remaining stock's worth of requests ever reach the voucher lock and the database. Every unit
+ * taken is recorded under its request's order id until the request settles it ({@link SyncUnits}), so
+ * that one whose request died is returned.
  */
 @Component
 public class StockCache {
@@ -20,19 +21,33 @@ public class StockCache {
     private final RedissonClient redisson;
     private final LuaScript take;
     private final LuaScript giveBack;
+    private final LuaScript rebase;
+    private final SyncUnits units;
 
-    StockCache(RedissonClient redisson) {
+    StockCache(RedissonClient redisson, SyncUnits units) {
         this.redisson = redisson;
+        this.units = units;
         this.take = new LuaScript(redisson, "stock-take.lua");
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
+        this.rebase = new LuaScript(redisson, "stock-rebase.lua");
     }
 
     static String key(long voucherId) {
         return VoucherKeys.stock(voucherId);
     }
 
+    /** A new voucher's counter (no request can hold one of its units yet). */
     public void set(long voucherId, int stock) {
         counter(voucherId).set(Integer.toString(stock));
+    }
+
+    /**
+     * Sets the counter to what MySQL has left, less the units sync requests hold right now, atomically
+     * (stock-rebase.lua); returns the counter set. Call under the voucher's lock, after the units of
+     * committed orders were settled (they are in MySQL's numbers already).
+     */
+    public long rebase(long voucherId, long leftInMySql) {
+        return rebase.evalLong(List.of(key(voucherId), VoucherKeys.syncUnits(voucherId)), leftInMySql);
     }
 
     public OptionalLong read(long voucherId) {
@@ -46,8 +61,14 @@ public class StockCache {
         return stock.isPresent() && stock.getAsLong() <= 0;
     }
 
-    public TakeResult take(long voucherId, long shopperId) {
-        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId)), shopperId);
+    /**
+     * Takes a unit for the request that will commit as {@code orderId}, recorded with {@code takenAtMillis}
+     * (the request's clock). Sent twice (a lost reply), it takes one unit.
+     */
+    public TakeResult take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
+        units.registerOnce(voucherId);
+        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId),
+                VoucherKeys.syncUnits(voucherId)), shopperId, orderId, takenAtMillis);
         return switch ((int) result) {
             case 1 -> TakeResult.TAKEN;
             case 0 -> TakeResult.SOLD_OUT;
@@ -57,20 +78,19 @@ public class StockCache {
     }
 
     /**
-     * Remembers a committed order's shopper, so a repeat request is refused before it takes a unit,
-     * and the order in the shopper -> order index the async path keeps too, so that the index never
-     * names another order of a buyer. Both in one round trip.
+     * After the order committed: remembers its shopper, so a repeat request is refused before it takes a
+     * unit, and the order in the shopper -> order index the async path keeps too, so that the index never
+     * names another order of a buyer; drops the unit's record (and takes the unit again if the sweeper had
+     * returned it meanwhile). One round trip.
      */
     public void addBuyer(long voucherId, long shopperId, long orderId) {
-        RBatch batch = redisson.createBatch();
-        batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).addAsync(Long.toString(shopperId));
-        batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE)
-                .fastPutAsync(Long.toString(shopperId), Long.toString(orderId));
-        batch.execute();
+        units.settle(voucherId, shopperId, orderId, true);
     }
 
-    public void giveBack(long voucherId) {
-        giveBack.evalLong(List.of(key(voucherId)));
+    /** The order did not commit: its unit goes back, unless the sweeper returned it already. */
+    public void giveBack(long voucherId, long orderId) {
+        giveBack.evalLong(List.of(key(voucherId), VoucherKeys.syncUnits(voucherId),
+                VoucherKeys.syncUnitsReturned(voucherId)), orderId);
     }
 
     private RBucket<String> counter(long voucherId) {

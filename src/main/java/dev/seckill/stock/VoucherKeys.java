@@ -57,6 +57,24 @@ public final class VoucherKeys {
         return key(voucherId, "shopper-orders");
     }
 
+    /**
+     * orderId -> "takenAtMillis:shopperId" of every unit the sync path took for a request that has not
+     * finished yet: the request commits (its record is dropped as its shopper becomes a buyer) or gives
+     * the unit back; a record left behind by a request that died is the sweeper's to settle or return.
+     */
+    public static String syncUnits(long voucherId) {
+        return key(voucherId, "sync-units");
+    }
+
+    /**
+     * orderId -> "returnedAtMillis:shopperId" of units the sweeper returned to stock: kept for a while so
+     * that a request still alive after all neither gives its unit back a second time nor keeps a unit it
+     * sold without taking it again.
+     */
+    public static String syncUnitsReturned(long voucherId) {
+        return key(voucherId, "sync-units:returned");
+    }
+
     /** The keys of the enqueue script, in its KEYS order. */
     public static List<Object> forEnqueue(long voucherId) {
         return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId),

@@ -85,7 +85,9 @@ class VoucherService {
                 seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));
                 return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
             });
-            stock.set(voucherId, request.stock());
+            // Less the units sync requests hold: they took them from the old counter and commit (or give
+            // them back) against the new stock once this lock is released.
+            stock.rebase(voucherId, request.stock());
             events.publishEvent(new VoucherStockChanged(voucherId, request.deletesOrders()));
             return reset;
         }

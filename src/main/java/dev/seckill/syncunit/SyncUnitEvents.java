@@ -1,0 +1,25 @@
+package dev.seckill.syncunit;
+
+import dev.seckill.voucher.StockResetRequested;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * A stock reset re-bases the Redis counter from MySQL less the units sync requests hold (stock-rebase.lua):
+ * first the units of orders already committed are settled, or they would be counted twice.
+ */
+@Component
+class SyncUnitEvents {
+
+    private final SyncUnitSweeper sweeper;
+
+    SyncUnitEvents(SyncUnitSweeper sweeper) {
+        this.sweeper = sweeper;
+    }
+
+    /** Published under the voucher's lock, before the reset changes MySQL (and deletes orders, maybe). */
+    @EventListener
+    void beforeReset(StockResetRequested event) {
+        sweeper.settleCommitted(event.voucherId());
+    }
+}

@@ -1,0 +1,204 @@
+package dev.seckill.syncunit;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
+import dev.seckill.shutdown.ShutdownOrder;
+import dev.seckill.stock.SyncUnits;
+import dev.seckill.stock.SyncUnits.Unit;
+import dev.seckill.stock.SyncUnits.VoucherUnits;
+import dev.seckill.voucher.SaleWindowCache;
+import dev.seckill.web.SeckillProblem;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Finds the units of sync requests that died and settles or returns them (see the package's description).
+ * Runs on every instance, in both modes (records left from a sync sale are swept after a switch to async),
+ * on a thread of its own every {@code sweep-every}: one Redis round trip for the registry and one for every
+ * registered voucher's records; MySQL, and the voucher's lock, only for a voucher that has a unit held too
+ * long or a returned one. Under the voucher's lock no order of it commits (the sync path writes under it)
+ * and no reset or rebuild runs, so the records and MySQL's answer are read together; instances that sweep
+ * at once settle each record once, since every step is a script that does nothing when the record is gone.
+ */
+@Component
+public class SyncUnitSweeper implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(SyncUnitSweeper.class);
+
+    private final SyncUnits units;
+    private final CommittedOrders orders;
+    private final SeckillLocks locks;
+    private final SaleWindowCache windows;
+    private final SyncUnitSettings settings;
+    private final SweepDecision decision;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private ScheduledExecutorService timer;
+
+    SyncUnitSweeper(SyncUnits units, CommittedOrders orders, SeckillLocks locks, SaleWindowCache windows,
+            SyncUnitSettings settings, Clock clock, MeterRegistry meters) {
+        this.units = units;
+        this.orders = orders;
+        this.locks = locks;
+        this.windows = windows;
+        this.settings = settings;
+        this.decision = new SweepDecision(settings.unitTimeout(), settings.keepReturned());
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    /** One sweep over every registered voucher; a voucher that fails (busy, an outage) is tried again next time. */
+    void sweep() {
+        Map<Long, VoucherUnits> all = units.read(units.registeredVouchers());
+        for (VoucherUnits snapshot : all.values()) {
+            try {
+                sweep(snapshot);
+            } catch (RuntimeException e) {
+                log.debug("Sync units of voucher {} not swept this time: {}", snapshot.voucherId(), e.toString());
+            }
+        }
+    }
+
+    private void sweep(VoucherUnits snapshot) {
+        long voucherId = snapshot.voucherId();
+        if (snapshot.isEmpty()) {
+            forgetIfOver(snapshot);
+            return;
+        }
+        if (decision.toLookUp(snapshot, clock.millis()).isEmpty()) {
+            return;
+        }
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            // Read again under the lock: requests finished meanwhile, another instance may have swept.
+            VoucherUnits current = units.read(voucherId);
+            long now = clock.millis();
+            Set<Long> committed = orders.among(voucherId, decision.toLookUp(current, now));
+            for (SweepDecision.Action action : decision.decide(current, committed, now)) {
+                apply(voucherId, action, now);
+            }
+        }
+    }
+
+    private void apply(long voucherId, SweepDecision.Action action, long now) {
+        Unit unit = action.unit();
+        switch (action.kind()) {
+            case SETTLE -> {
+                switch (units.settle(voucherId, unit.shopperId(), unit.orderId(), true)) {
+                    case IN_FLIGHT -> {
+                        count("settled");
+                        log.warn("Sync unit of order {} (voucher {}, shopper {}) settled: the order is in MySQL, its "
+                                + "request never finished", unit.orderId(), voucherId, unit.shopperId());
+                    }
+                    case RETURNED -> {
+                        count("taken-again");
+                        log.warn("Sync unit of order {} (voucher {}, shopper {}) taken from stock again: its request "
+                                + "committed after the unit had been returned", unit.orderId(), voucherId, unit.shopperId());
+                    }
+                    case NO_RECORD -> { }
+                }
+            }
+            case RETURN -> {
+                SyncUnits.Returned returned = units.returnUnit(voucherId, unit.orderId(), now);
+                if (returned == SyncUnits.Returned.RETURNED) {
+                    count("returned");
+                    log.warn("Sync unit of order {} (voucher {}, shopper {}) returned to stock: taken {} ms ago by a "
+                            + "request that never finished, no order in MySQL", unit.orderId(), voucherId,
+                            unit.shopperId(), now - unit.atMillis());
+                }
+            }
+            case DROP -> {
+                units.dropReturned(voucherId, unit.orderId());
+                count("forgotten");
+            }
+        }
+    }
+
+    /**
+     * For a stock reset or a rebuild, which re-base the counter from MySQL next: the units of orders that
+     * committed are in MySQL's numbers already, so their records go (their shoppers become buyers) whatever
+     * their age, and the remaining units in flight are the ones the counter must leave out. Call under the
+     * voucher's lock.
+     */
+    public void settleCommitted(long voucherId) {
+        VoucherUnits current = units.read(voucherId);
+        if (current.isEmpty()) {
+            return;
+        }
+        List<Unit> all = new ArrayList<>(current.inFlight());
+        all.addAll(current.returned());
+        Set<Long> committed = orders.among(voucherId, all.stream().map(Unit::orderId).toList());
+        for (Unit unit : all) {
+            if (committed.contains(unit.orderId())) {
+                units.settle(voucherId, unit.shopperId(), unit.orderId(), false);
+            }
+        }
+    }
+
+    private void forgetIfOver(VoucherUnits snapshot) {
+        long voucherId = snapshot.voucherId();
+        boolean over;
+        try {
+            over = decision.canForget(snapshot, windows.require(voucherId).end(), clock.instant());
+        } catch (SeckillProblem unknownVoucher) {
+            over = true;
+        }
+        if (over) {
+            units.unregister(voucherId);
+        }
+    }
+
+    private void count(String outcome) {
+        meters.counter("seckill.sync.units.swept", "outcome", outcome).increment();
+    }
+
+    private void sweepQuietly() {
+        try {
+            sweep();
+        } catch (RuntimeException e) {
+            // Redis unreachable: an outage, reported elsewhere; the next sweep tries again.
+            log.debug("Sync unit sweep skipped: {}", e.toString());
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "sync-unit-sweeper");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = settings.sweepEvery().toMillis();
+        timer.scheduleWithFixedDelay(this::sweepQuietly, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (timer != null) {
+            timer.shutdownNow();
+            timer = null;
+        }
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+        return timer != null;
+    }
+
+    /** Stopped after the web server: this instance's own requests have settled their units by then. */
+    @Override
+    public int getPhase() {
+        return ShutdownOrder.SYNC_UNIT_SWEEPER;
+    }
+}
