@@ -2,11 +2,16 @@ package dev.seckill.stock;
 
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.UUID;
 
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
 import org.redisson.api.RBatch;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,20 +22,31 @@ import org.springframework.stereotype.Component;
 @Component
 public class StockCache {
 
+    private static final Logger log = LoggerFactory.getLogger(StockCache.class);
+
     private final RedissonClient redisson;
+    private final StockSettings settings;
     private final LuaScript take;
     private final LuaScript giveBack;
+    private final LuaScript fence;
+    private final LuaScript reset;
+    private final LuaScript unfence;
 
-    StockCache(RedissonClient redisson) {
+    StockCache(RedissonClient redisson, StockSettings settings) {
         this.redisson = redisson;
+        this.settings = settings;
         this.take = new LuaScript(redisson, "stock-take.lua");
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
+        this.fence = new LuaScript(redisson, "stock-fence.lua");
+        this.reset = new LuaScript(redisson, "stock-reset.lua");
+        this.unfence = new LuaScript(redisson, "stock-unfence.lua");
     }
 
     static String key(long voucherId) {
         return VoucherKeys.stock(voucherId);
     }
 
+    /** A new voucher's counter. A reset writes through its {@link ResetFence} instead. */
     public void set(long voucherId, int stock) {
         counter(voucherId).set(Integer.toString(stock));
     }
@@ -47,12 +63,15 @@ public class StockCache {
     }
 
     public TakeResult take(long voucherId, long shopperId) {
-        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId)), shopperId);
+        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId),
+                VoucherKeys.resetFence(voucherId)), shopperId);
         return switch ((int) result) {
             case 1 -> TakeResult.TAKEN;
             case 0 -> TakeResult.SOLD_OUT;
             case 2 -> TakeResult.ALREADY_BOUGHT;
-            default -> TakeResult.NOT_CACHED;
+            case 3 -> TakeResult.RESETTING;
+            case -1 -> TakeResult.NOT_CACHED;
+            default -> throw new IllegalStateException("stock-take.lua answered " + result);
         };
     }
 
@@ -77,5 +96,42 @@ public class StockCache {
         return redisson.getBucket(key(voucherId), StringCodec.INSTANCE);
     }
 
-    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
+    /**
+     * Fences the voucher for a stock reset, atomically: refused while accepted orders are still on their way
+     * to MySQL (orders-pending) or while another reset holds the fence (voucher-busy). Until the fence is
+     * lifted, by {@link ResetFence#write} or by closing it, every order of the voucher is refused as busy,
+     * so none can interleave with the reset; the fence expires by itself after
+     * {@code seckill.stock.reset-fence} if this instance dies meanwhile. Call under the voucher's lock.
+     */
+    public ResetFence fence(long voucherId) {
+        String token = UUID.randomUUID().toString();
+        long answer = fence.evalLong(List.of(VoucherKeys.resetFence(voucherId), VoucherKeys.pending(voucherId)),
+                token, settings.resetFence().toMillis());
+        if (answer > 0) {
+            throw new SeckillProblem(ProblemCode.ORDERS_PENDING,
+                    answer + " accepted orders are not in MySQL yet; reset once they are");
+        }
+        if (answer < 0) {
+            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Another stock reset of this voucher is under way");
+        }
+        return new ResetFence(this, voucherId, token);
+    }
+
+    /** Returns whether the fence was still this reset's (else it expired before the write). */
+    boolean writeReset(long voucherId, String token, int stock, boolean freshSale) {
+        boolean held = reset.evalLong(List.of(key(voucherId), VoucherKeys.pending(voucherId),
+                VoucherKeys.resetFence(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
+                VoucherKeys.shopperOrders(voucherId)), token, stock, freshSale ? "1" : "0") == 1;
+        if (!held) {
+            log.warn("The stock reset of voucher {} outlived its fence (seckill.stock.reset-fence = {}): orders "
+                    + "accepted meanwhile were counted against the new stock", voucherId, settings.resetFence());
+        }
+        return held;
+    }
+
+    void liftFence(long voucherId, String token) {
+        unfence.evalLong(List.of(VoucherKeys.resetFence(voucherId)), token);
+    }
+
+    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED, RESETTING }
 }
