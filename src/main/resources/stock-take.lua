@@ -4,18 +4,22 @@
 -- A shopper already known to hold an order takes nothing: otherwise a repeat request would hold a
 -- unit while it waits to be refused, and other shoppers would be told "sold out" meanwhile.
 -- KEYS[1]: the voucher's stock counter   KEYS[2]: its buyer set   KEYS[3]: its sync units in flight
---          (all hash-tagged {voucherId})
+-- KEYS[4]: its reset fence               (all hash-tagged {voucherId})
 -- ARGV[1]: shopper id   ARGV[2]: the request's order id   ARGV[3]: taken at, epoch millis (the caller's
 --          clock: a script's time would differ on a replica that replays it)
 -- Returns 1 when a unit was taken, 0 when sold out, -1 when the counter is not cached,
--- 2 when the shopper already bought.
+-- 2 when the shopper already bought, 3 when a stock reset is under way (see stock-fence.lua).
+-- Sent again by the client after a lost reply: the first run took the unit (maybe the last one), before
+-- any fence that stands now, and the reset counted it among the units in flight.
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then
+  return 1
+end
+if redis.call('EXISTS', KEYS[4]) == 1 then
+  return 3
+end
 local stock = redis.call('GET', KEYS[1])
 if not stock then
   return -1
-end
--- Sent again by the client after a lost reply: the first run took the unit (maybe the last one).
-if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then
-  return 1
 end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
   return 2

@@ -50,7 +50,23 @@ public class OrderStream implements ConsumerStream {
         this.shopperOrder = new LuaScript(redisson, "shopper-order.lua");
     }
 
-    public enum Enqueued { ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
+    public enum Enqueued {
+        ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED,
+        /** A stock reset holds the voucher's fence: nothing was taken, try again in a moment. */
+        RESETTING;
+
+        /** seckill-enqueue.lua's numeric answers, named one by one: never by their position in this enum. */
+        static Enqueued ofCode(long code) {
+            return switch ((int) code) {
+                case 0 -> ACCEPTED;
+                case 1 -> SOLD_OUT;
+                case 2 -> ALREADY_BOUGHT;
+                case 3 -> NOT_CACHED;
+                case 4 -> RESETTING;
+                default -> throw new IllegalStateException("seckill-enqueue.lua answered " + code);
+            };
+        }
+    }
 
     /**
      * What the enqueue script decided. For {@code ALREADY_BOUGHT}, {@code existingOrderId} is the
@@ -66,7 +82,7 @@ public class OrderStream implements ConsumerStream {
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
         Object result = enqueue.evalValue(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
         if (result instanceof Number code) {
-            return new Enqueue(Enqueued.values()[code.intValue()], 0);
+            return new Enqueue(Enqueued.ofCode(code.longValue()), 0);
         }
         // The only string answer is the id of the shopper's existing order.
         return new Enqueue(Enqueued.ALREADY_BOUGHT, Long.parseLong(result.toString()));

@@ -17,8 +17,8 @@ import org.springframework.stereotype.Service;
 /**
  * The asynchronous seckill path: memory checks, then exactly one Redis call (the enqueue script)
  * that decides and queues the order; {@code OrderStreamConsumer} writes it to MySQL. After a voucher
- * sells out, refusals cost no Redis call at all ({@link SoldOutFlags}), unless the request carries an
- * {@code Idempotency-Key}.
+ * sells out, refusals cost no Redis call ({@link SoldOutFlags}; one re-check per voucher per instance
+ * per {@code seckill.stock.sold-out-recheck}), unless the request carries an {@code Idempotency-Key}.
  */
 @Service
 class AsyncSeckillService {
@@ -51,7 +51,8 @@ class AsyncSeckillService {
      */
     PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
-        if (soldOut.isSoldOut(voucherId)) {
+        long generation = soldOut.admit(voucherId);
+        if (generation == SoldOutFlags.SOLD_OUT) {
             // Without a key a sold-out refusal costs no Redis call. With one, the retry of a request
             // that took one of the last units must get its order back: one read of the index.
             if (replayable) {
@@ -73,9 +74,11 @@ class AsyncSeckillService {
         return switch (result.outcome()) {
             case ACCEPTED -> PlacedOrder.created(orderId);
             case SOLD_OUT -> {
-                soldOut.markSoldOut(voucherId);
+                soldOut.markSoldOut(voucherId, generation);
                 throw new SeckillProblem(ProblemCode.SOLD_OUT);
             }
+            case RESETTING -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY,
+                    "The voucher's stock is being reset; try again in a moment");
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
         };

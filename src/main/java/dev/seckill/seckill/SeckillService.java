@@ -115,6 +115,8 @@ class SeckillService {
         switch (taken) {
             case TAKEN -> { }
             case ALREADY_BOUGHT -> throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
+            case RESETTING -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY,
+                    "The voucher's stock is being reset; try again in a moment");
             default -> throw new SeckillProblem(ProblemCode.SOLD_OUT);
         }
     }

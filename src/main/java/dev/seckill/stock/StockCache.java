@@ -2,10 +2,15 @@ package dev.seckill.stock;
 
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.UUID;
 
+import dev.seckill.web.ProblemCode;
+import dev.seckill.web.SeckillProblem;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,25 +23,35 @@ import org.springframework.stereotype.Component;
 @Component
 public class StockCache {
 
+    private static final Logger log = LoggerFactory.getLogger(StockCache.class);
+
     private final RedissonClient redisson;
+    private final StockSettings settings;
     private final LuaScript take;
     private final LuaScript giveBack;
     private final LuaScript rebase;
+    private final LuaScript fence;
+    private final LuaScript reset;
+    private final LuaScript unfence;
     private final SyncUnits units;
 
-    StockCache(RedissonClient redisson, SyncUnits units) {
+    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units) {
         this.redisson = redisson;
+        this.settings = settings;
         this.units = units;
         this.take = new LuaScript(redisson, "stock-take.lua");
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
         this.rebase = new LuaScript(redisson, "stock-rebase.lua");
+        this.fence = new LuaScript(redisson, "stock-fence.lua");
+        this.reset = new LuaScript(redisson, "stock-reset.lua");
+        this.unfence = new LuaScript(redisson, "stock-unfence.lua");
     }
 
     static String key(long voucherId) {
         return VoucherKeys.stock(voucherId);
     }
 
-    /** A new voucher's counter (no request can hold one of its units yet). */
+    /** A new voucher's counter (no request can hold one of its units yet). A reset writes through its {@link ResetFence}. */
     public void set(long voucherId, int stock) {
         counter(voucherId).set(Integer.toString(stock));
     }
@@ -68,12 +83,14 @@ public class StockCache {
     public TakeResult take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
         units.registerOnce(voucherId);
         long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId),
-                VoucherKeys.syncUnits(voucherId)), shopperId, orderId, takenAtMillis);
+                VoucherKeys.syncUnits(voucherId), VoucherKeys.resetFence(voucherId)), shopperId, orderId, takenAtMillis);
         return switch ((int) result) {
             case 1 -> TakeResult.TAKEN;
             case 0 -> TakeResult.SOLD_OUT;
             case 2 -> TakeResult.ALREADY_BOUGHT;
-            default -> TakeResult.NOT_CACHED;
+            case 3 -> TakeResult.RESETTING;
+            case -1 -> TakeResult.NOT_CACHED;
+            default -> throw new IllegalStateException("stock-take.lua answered " + result);
         };
     }
 
@@ -97,5 +114,43 @@ public class StockCache {
         return redisson.getBucket(key(voucherId), StringCodec.INSTANCE);
     }
 
-    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
+    /**
+     * Fences the voucher for a stock reset, atomically: refused while accepted orders are still on their way
+     * to MySQL (orders-pending) or while another reset holds the fence (voucher-busy). Until the fence is
+     * lifted, by {@link ResetFence#write} or by closing it, every order of the voucher is refused as busy,
+     * so none can interleave with the reset; the fence expires by itself after
+     * {@code seckill.stock.reset-fence} if this instance dies meanwhile. Call under the voucher's lock.
+     */
+    public ResetFence fence(long voucherId) {
+        String token = UUID.randomUUID().toString();
+        long answer = fence.evalLong(List.of(VoucherKeys.resetFence(voucherId), VoucherKeys.pending(voucherId)),
+                token, settings.resetFence().toMillis());
+        if (answer > 0) {
+            throw new SeckillProblem(ProblemCode.ORDERS_PENDING,
+                    answer + " accepted orders are not in MySQL yet; reset once they are");
+        }
+        if (answer < 0) {
+            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Another stock reset of this voucher is under way");
+        }
+        return new ResetFence(this, voucherId, token);
+    }
+
+    /** Returns whether the fence was still this reset's (else it expired before the write). */
+    boolean writeReset(long voucherId, String token, int stock, boolean freshSale) {
+        boolean held = reset.evalLong(List.of(key(voucherId), VoucherKeys.pending(voucherId),
+                VoucherKeys.resetFence(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
+                VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId)), token, stock,
+                freshSale ? "1" : "0") == 1;
+        if (!held) {
+            log.warn("The stock reset of voucher {} outlived its fence (seckill.stock.reset-fence = {}): orders "
+                    + "accepted meanwhile were counted against the new stock", voucherId, settings.resetFence());
+        }
+        return held;
+    }
+
+    void liftFence(long voucherId, String token) {
+        unfence.evalLong(List.of(VoucherKeys.resetFence(voucherId)), token);
+    }
+
+    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED, RESETTING }
 }

@@ -75,10 +75,19 @@ public final class VoucherKeys {
         return key(voucherId, "sync-units:returned");
     }
 
+    /**
+     * Set while a stock reset rewrites the counter (its value names the reset): the enqueue and stock-take
+     * scripts refuse every order meanwhile, so no order interleaves with a reset. It expires by itself
+     * ({@code seckill.stock.reset-fence}) if the instance resetting dies.
+     */
+    public static String resetFence(long voucherId) {
+        return key(voucherId, "reset");
+    }
+
     /** The keys of the enqueue script, in its KEYS order. */
     public static List<Object> forEnqueue(long voucherId) {
         return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId),
-                shopperOrders(voucherId));
+                shopperOrders(voucherId), resetFence(voucherId));
     }
 
     /** The keys of the shopper's-order lookup script, in its KEYS order. */

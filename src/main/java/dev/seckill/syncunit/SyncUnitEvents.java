@@ -5,7 +5,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * A stock reset re-bases the Redis counter from MySQL less the units sync requests hold (stock-rebase.lua):
+ * A stock reset writes the Redis counter from MySQL less the units sync requests hold (stock-reset.lua):
  * first the units of orders already committed are settled, or they would be counted twice.
  */
 @Component
@@ -17,7 +17,7 @@ class SyncUnitEvents {
         this.sweeper = sweeper;
     }
 
-    /** Published under the voucher's lock, before the reset changes MySQL (and deletes orders, maybe). */
+    /** Published under the voucher's lock and reset fence, before the reset changes MySQL (and deletes orders, maybe). */
     @EventListener
     void beforeReset(StockResetRequested event) {
         sweeper.settleCommitted(event.voucherId());

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.stock.ResetFence;
 import dev.seckill.stock.StockCache;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
@@ -17,8 +18,11 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Creating, reading and re-stocking vouchers. Redis is written only after MySQL has committed, so
- * the cache never announces stock the database does not have; a reset also holds the voucher's lock,
- * so no order is half-way through while both change.
+ * the cache never announces stock the database does not have. A reset holds the voucher's lock (no
+ * sync order, reconcile or other reset is half-way through) and fences the voucher in Redis from before
+ * it reads MySQL until the new counter is written: the fence is set only when no accepted order is
+ * pending, and the order scripts refuse every order while it stands, so no order falls between the
+ * count and the counter write.
  */
 @Service
 class VoucherService {
@@ -75,7 +79,9 @@ class VoucherService {
         if (!seckillVouchers.existsById(voucherId)) {
             throw notFound(voucherId);
         }
-        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId); ResetFence fence = stock.fence(voucherId)) {
+            // Fenced: no new unit is taken. Units of sync orders already committed are settled now (their
+            // records dropped), before MySQL changes and the counter is written less the units still held.
             events.publishEvent(new StockResetRequested(voucherId));
             VoucherView reset = tx.execute(status -> {
                 if (request.deletesOrders()) {
@@ -85,9 +91,9 @@ class VoucherService {
                 seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));
                 return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
             });
-            // Less the units sync requests hold: they took them from the old counter and commit (or give
-            // them back) against the new stock once this lock is released.
-            stock.rebase(voucherId, request.stock());
+            // Less the units sync requests hold (stock-reset.lua): they took them from the old counter and
+            // commit (or give them back) against the new stock once this lock is released.
+            fence.write(request.stock(), request.deletesOrders());
             events.publishEvent(new VoucherStockChanged(voucherId, request.deletesOrders()));
             return reset;
         }

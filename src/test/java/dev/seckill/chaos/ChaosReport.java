@@ -29,7 +29,17 @@ final class ChaosReport {
      * @param drainStart System.nanoTime() when the burst ended and the backlog started draining
      */
     static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, JsonNode audit, long drainStart) {
-        long lost = burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper)).count();
+        print(scenario, burst, inMySql, Set.of(), audit, drainStart);
+    }
+
+    /**
+     * As above, for a scenario that gives orders up on purpose: {@code givenUp} are shoppers told 202 whose
+     * order then read FAILED (counted in "failed", not as lost).
+     */
+    static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, Set<Long> givenUp, JsonNode audit,
+            long drainStart) {
+        long lost = burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper) && !givenUp.contains(shopper))
+                .count();
         System.out.printf("[chaos] | %s | %d | %d | %d | %d | %d | %d | %.1f s | %s |%n", scenario, burst.accepted().size(),
                 audit.path("orders").asLong(), lost, audit.path("duplicateBuyers").asLong(), audit.path("oversold").asLong(),
                 audit.path("failedOrders").asLong(), (System.nanoTime() - drainStart) / 1e9,

@@ -21,7 +21,10 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The async path end to end on one real instance: statuses, poison orders, sold-out flags, reconcile. */
-@TestPropertySource(properties = {"seckill.mode=async", "seckill.web.instance-id=async-path-it"})
+// A sold-out flag trusted for a minute: the flag test below asserts a refusal from memory, which a re-check
+// (500 ms by default) on a slow machine would turn into a Redis read. SoldOutFlagsTest covers the re-check.
+@TestPropertySource(properties = {"seckill.mode=async", "seckill.web.instance-id=async-path-it",
+        "seckill.stock.sold-out-recheck=1m"})
 class AsyncPathIT extends IntegrationTest {
 
     @Autowired

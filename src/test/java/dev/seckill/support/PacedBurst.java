@@ -3,11 +3,14 @@ package dev.seckill.support;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -33,7 +36,16 @@ public final class PacedBurst {
         void run() throws Exception;
     }
 
-    public record Result(Set<Long> accepted, Set<Long> unknown, Map<String, Integer> answers) {
+    /**
+     * One answer as the client saw it: {@code answer} as in {@link Result#answers}, the instance that gave it
+     * ({@code X-Instance-Id}; null without one), when its request left and when it arrived
+     * ({@code System.nanoTime()}).
+     */
+    public record Answer(long shopper, String answer, String instanceId, long sentAtNanos, long atNanos) {
+    }
+
+    /** {@code timeline}: every answer, in the order they arrived. */
+    public record Result(Set<Long> accepted, Set<Long> unknown, Map<String, Integer> answers, List<Answer> timeline) {
 
         public int count(String answer) {
             return answers.getOrDefault(answer, 0);
@@ -51,6 +63,7 @@ public final class PacedBurst {
         Set<Long> accepted = ConcurrentHashMap.newKeySet();
         Set<Long> unknown = ConcurrentHashMap.newKeySet();
         Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+        Queue<Answer> timeline = new ConcurrentLinkedQueue<>();
         long start = System.nanoTime();
         long gapNanos = duration.toNanos() / Math.max(1, tokens.size());
         ExecutorService clients = Executors.newFixedThreadPool(threads);
@@ -62,8 +75,11 @@ public final class PacedBurst {
                 waitUntil(dueAt);
                 long shopper = Tokens.shopperId(token);
                 String answer;
+                String instance = null;
+                long sentAt = System.nanoTime();
                 try {
                     Api.Response response = api.seckill(voucherId, token);
+                    instance = response.instanceId();
                     answer = response.status() + " " + (response.status() == 202 ? "accepted" : response.code());
                     if (response.status() == 202 || "already-ordered".equals(response.code())) {
                         accepted.add(shopper);
@@ -75,6 +91,7 @@ public final class PacedBurst {
                     unknown.add(shopper);
                 }
                 answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+                timeline.add(new Answer(shopper, answer, instance, sentAt, System.nanoTime()));
                 return null;
             }));
         }
@@ -96,7 +113,9 @@ public final class PacedBurst {
         Map<String, Integer> counted = new TreeMap<>();
         answers.forEach((answer, n) -> counted.put(answer, n.get()));
         System.out.printf("[burst] %d shoppers in %.1f s: %s%n", tokens.size(), (System.nanoTime() - start) / 1e9, counted);
-        return new Result(Set.copyOf(accepted), Set.copyOf(unknown), counted);
+        List<Answer> inOrder = new ArrayList<>(timeline);
+        inOrder.sort(Comparator.comparingLong(Answer::atNanos));
+        return new Result(Set.copyOf(accepted), Set.copyOf(unknown), counted, List.copyOf(inOrder));
     }
 
     /** Pacing, not polling: each request leaves at its own moment of the burst. */
