@@ -2,6 +2,10 @@ package dev.seckill.chaos;
 
 import java.io.IOException;
 import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +22,8 @@ import dev.seckill.support.TestServers;
 /**
  * What every chaos scenario runs against, as {@code scripts/cluster} runs it: two instances (the packaged
  * jar, each in a JVM of its own) behind the repository's Nginx rules, on a Redis of the scenario's own (AOF,
- * {@code appendfsync always}) and a database of its own (a deployment is one Redis data set with one
- * database: the epoch marker ties them together), so a scenario may kill, flush or cut any of them.
+ * {@code appendfsync always}) and a database of its own, new for each cluster (a deployment is one Redis data
+ * set with one database: the epoch marker ties them together), so a scenario may kill, flush or cut any of them.
  * <pre>{@code
  * static ChaosCluster cluster;
  *
@@ -127,6 +131,12 @@ final class ChaosCluster implements AutoCloseable {
     }
 
     private void launch() throws Exception {
+        // A new Redis comes with a new database: the last run's epoch marker would count as a loss of this Redis.
+        try (Connection db = admin(dbUrl); Statement sql = db.createStatement()) {
+            String database = "`" + db.getCatalog() + "`";
+            sql.execute("DROP DATABASE " + database);
+            sql.execute("CREATE DATABASE " + database);
+        }
         Map<String, String> servers = new LinkedHashMap<>();
         String appDbUrl = dbUrl;
         if (settings.mySqlProxy) {
@@ -149,6 +159,13 @@ final class ChaosCluster implements AutoCloseable {
         }
         nginx = Nginx.start(List.of(instance(1).port(), instance(2).port()), "");
         api = new Api(nginx.port());
+    }
+
+    /** A connection to {@code dbUrl} (created if missing) with the tests' admin account. */
+    static Connection admin(String dbUrl) throws SQLException {
+        Map<String, String> servers = TestServers.properties();
+        return DriverManager.getConnection(dbUrl, servers.get("spring.datasource.username"),
+                servers.get("spring.datasource.password"));
     }
 
     /** The API through Nginx, as the outside client sees it. */

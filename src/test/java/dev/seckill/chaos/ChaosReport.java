@@ -1,7 +1,6 @@
 package dev.seckill.chaos;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.support.PacedBurst;
-import dev.seckill.support.TestServers;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,9 +40,7 @@ final class ChaosReport {
 
     /** How many orders each buyer of the voucher has in MySQL (the database at {@code dbUrl}). */
     static Map<Long, Integer> orderCounts(String dbUrl, long voucherId) {
-        Map<String, String> servers = TestServers.properties();
-        try (Connection db = DriverManager.getConnection(dbUrl,
-                servers.get("spring.datasource.username"), servers.get("spring.datasource.password"));
+        try (Connection db = ChaosCluster.admin(dbUrl);
                 PreparedStatement query = db.prepareStatement(
                         "SELECT user_id, COUNT(*) FROM voucher_order WHERE voucher_id = ? GROUP BY user_id")) {
             query.setLong(1, voucherId);

@@ -2,7 +2,6 @@ package dev.seckill.chaos;
 
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
@@ -10,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import dev.seckill.support.TestServers;
 
 /**
  * The two database accounts of a real deployment ({@code scripts/cluster}'s seckill_app and seckill_migrate),
@@ -46,7 +43,7 @@ final class DataOnlyAccounts implements AutoCloseable {
         DataOnlyAccounts accounts = new DataOnlyAccounts(dbUrl, prefix + "_app", prefix + "_migrate",
                 HexFormat.of().formatHex(secret));
         String database = "`" + databaseOf(dbUrl) + "`";
-        try (Connection db = admin(dbUrl); Statement sql = db.createStatement()) {
+        try (Connection db = ChaosCluster.admin(dbUrl); Statement sql = db.createStatement()) {
             for (String host : HOSTS) {
                 for (String user : List.of(accounts.app, accounts.migrate)) {
                     String account = "'" + user + "'@'" + host + "'";
@@ -77,15 +74,9 @@ final class DataOnlyAccounts implements AutoCloseable {
         return url.group(1);
     }
 
-    private static Connection admin(String dbUrl) throws SQLException {
-        Map<String, String> servers = TestServers.properties();
-        return DriverManager.getConnection(dbUrl, servers.get("spring.datasource.username"),
-                servers.get("spring.datasource.password"));
-    }
-
     @Override
     public void close() throws SQLException {
-        try (Connection db = admin(adminUrl); Statement sql = db.createStatement()) {
+        try (Connection db = ChaosCluster.admin(adminUrl); Statement sql = db.createStatement()) {
             for (String host : HOSTS) {
                 sql.execute("DROP USER IF EXISTS '" + app + "'@'" + host + "', '" + migrate + "'@'" + host + "'");
             }

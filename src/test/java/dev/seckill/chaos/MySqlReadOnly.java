@@ -1,13 +1,9 @@
 package dev.seckill.chaos;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Map;
-
-import dev.seckill.support.TestServers;
 
 /**
  * {@code SET GLOBAL read_only} on the test database server, through the tests' admin account: from
@@ -32,7 +28,7 @@ final class MySqlReadOnly implements AutoCloseable {
         if (switchedOn) {
             return;
         }
-        try (Connection db = admin(); Statement sql = db.createStatement();
+        try (Connection db = ChaosCluster.admin(adminUrl); Statement sql = db.createStatement();
                 ResultSet now = sql.executeQuery("SELECT @@GLOBAL.read_only")) {
             now.next();
             if (now.getInt(1) != 0) {
@@ -51,7 +47,7 @@ final class MySqlReadOnly implements AutoCloseable {
         if (!switchedOn) {
             return;
         }
-        try (Connection db = admin(); Statement sql = db.createStatement()) {
+        try (Connection db = ChaosCluster.admin(adminUrl); Statement sql = db.createStatement()) {
             sql.execute("SET GLOBAL read_only = OFF");
         }
         switchedOn = false;
@@ -76,9 +72,4 @@ final class MySqlReadOnly implements AutoCloseable {
         }
     }
 
-    private Connection admin() throws SQLException {
-        Map<String, String> servers = TestServers.properties();
-        return DriverManager.getConnection(adminUrl, servers.get("spring.datasource.username"),
-                servers.get("spring.datasource.password"));
-    }
 }
