@@ -1,21 +1,23 @@
 package dev.seckill.chaos;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.support.PacedBurst;
-import dev.seckill.support.TestServers;
 import tools.jackson.databind.JsonNode;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * What the chaos tests count and print, shared so that every scenario's row of docs/reliability.md's table
- * is counted the same way: from the clients' side (what they were told) against MySQL (what was written).
+ * What the chaos tests count, print and compare, shared so that every scenario's row of docs/reliability.md's
+ * table is counted the same way: from the clients' side (what they were told) against MySQL (what was written).
+ * A row's scenario starts with its number in that table: scripts/chaos collects the rows by it.
  */
 final class ChaosReport {
 
@@ -48,9 +50,7 @@ final class ChaosReport {
 
     /** How many orders each buyer of the voucher has in MySQL (the database at {@code dbUrl}). */
     static Map<Long, Integer> orderCounts(String dbUrl, long voucherId) {
-        Map<String, String> servers = TestServers.properties();
-        try (Connection db = DriverManager.getConnection(dbUrl,
-                servers.get("spring.datasource.username"), servers.get("spring.datasource.password"));
+        try (Connection db = ChaosCluster.admin(dbUrl);
                 PreparedStatement query = db.prepareStatement(
                         "SELECT user_id, COUNT(*) FROM voucher_order WHERE voucher_id = ? GROUP BY user_id")) {
             query.setLong(1, voucherId);
@@ -64,6 +64,28 @@ final class ChaosReport {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The promise, compared from the clients' side once the backlog drained: every shopper told they have an
+     * order has exactly one in MySQL, no shopper told no has one (a shopper without an answer may), nothing is
+     * oversold or given up, and Redis and MySQL agree on the stock.
+     *
+     * @param orders {@link #orderCounts} after the drain
+     * @param audit  the voucher's audit after the drain
+     */
+    static void assertNothingLostOrDoubled(PacedBurst.Result burst, Map<Long, Integer> orders, JsonNode audit) {
+        assertThat(orders.keySet()).as("every accepted order is in MySQL").containsAll(burst.accepted());
+        assertThat(orders).as("one order per shopper").allSatisfy((shopper, count) -> assertThat(count).isOne());
+        Set<Long> unexplained = new HashSet<>(orders.keySet());
+        unexplained.removeAll(burst.accepted());
+        unexplained.removeAll(burst.unknown());
+        assertThat(unexplained).as("orders of shoppers who were told no").isEmpty();
+        assertThat(audit.path("duplicateBuyers").asLong()).as("duplicate buyers: %s", audit).isZero();
+        assertThat(audit.path("oversold").asLong()).as("oversold: %s", audit).isZero();
+        assertThat(audit.path("failedOrders").asLong()).as("no order given up: %s", audit).isZero();
+        assertThat(audit.path("redisAgrees").asBoolean()).as("Redis and MySQL agree: %s", audit).isTrue();
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
     }
 
     /** The voucher's buyers in MySQL. */

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,10 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
-import dev.seckill.support.Nginx;
 import dev.seckill.support.PacedBurst;
-import dev.seckill.support.RedisServer;
-import dev.seckill.support.TestServers;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -32,10 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Chaos scenario 2: an instance stopped mid-burst and started again under its own instance id (so its own
- * stream consumer name, and its place in Nginx's upstream), counted from the clients' side. Two packaged
- * instances behind the repository's Nginx rules, on a Redis of this test's own (AOF, {@code appendfsync
- * always}, as {@code scripts/cluster} runs it) and a database of their own, so the epoch marker belongs to
- * this data set.
+ * stream consumer name, and its place in Nginx's upstream), counted from the clients' side, on a
+ * {@link ChaosCluster}.
  * <ul>
  *   <li>SIGTERM: readiness goes DOWN while the instance still serves (with {@code Connection: close}), then
  *       the port closes and Nginx sends everything to the other instance; the consumers finish their batch
@@ -56,38 +49,21 @@ class InstanceRestartChaosIT {
     static final String STOPPED = "shutdown-1";
     static final String STOPPED_CONSUMER = STOPPED + "-1";
 
-    static final String DB_URL = TestServers.properties().get("spring.datasource.url")
-            .replace("/seckill_test", "/seckill_chaos_shutdown");
-
-    static RedisServer redis;
-    /** Replaced by its restart in each test. */
-    static volatile AppProcess first;
-    static AppProcess second;
-    static Nginx nginx;
+    static ChaosCluster cluster;
     static Api api;
 
     @BeforeAll
-    static void cluster() throws Exception {
-        redis = RedisServer.start("always");
-        Map<String, String> own = Map.of("spring.data.redis.port", Integer.toString(redis.port()),
-                "spring.data.redis.database", "0", "spring.datasource.url", DB_URL);
+    static void start() throws Exception {
         // No takeover by the other instance within the test: what the stopped instance held must be read again
         // by its restart, under its own consumer name.
-        first = AppProcess.start(STOPPED, own, "--seckill.mode=async", "--seckill.stream.claim-idle=10m");
-        second = AppProcess.start("shutdown-2", own, "--seckill.mode=async", "--seckill.stream.claim-idle=10m");
-        nginx = Nginx.start(List.of(first.port(), second.port()), "");
-        api = new Api(nginx.port());
+        cluster = ChaosCluster.named("shutdown", "seckill_chaos_shutdown").args("--seckill.stream.claim-idle=10m").start();
+        api = cluster.api();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (nginx != null) {
-            nginx.close();
-        }
-        for (AutoCloseable closing : new AutoCloseable[] {first, second, redis}) {
-            if (closing != null) {
-                closing.close();
-            }
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -102,9 +78,9 @@ class InstanceRestartChaosIT {
         AtomicReference<String> shutdownLog = new AtomicReference<>();
         AtomicLong heldAfterExit = new AtomicLong(-1);
 
-        PacedBurst.Result burst = PacedBurst.run(nginx.port(), voucherId, tokens, BURST, 32, List.of(
+        PacedBurst.Result burst = PacedBurst.run(cluster.nginx().port(), voucherId, tokens, BURST, 32, List.of(
                 new PacedBurst.Fault(FAULT_AT, "SIGTERM " + STOPPED, () -> {
-                    AppProcess stopping = first;
+                    AppProcess stopping = cluster.instance(1);
                     CompletableFuture<Integer> exited = CompletableFuture.supplyAsync(() -> terminate(stopping));
                     Api direct = new Api(stopping.port());
                     // Readiness goes DOWN first, while the port still serves (the drain).
@@ -117,13 +93,13 @@ class InstanceRestartChaosIT {
                     heldAfterExit.set(pendingOf(voucherId, STOPPED_CONSUMER));
                 }),
                 new PacedBurst.Fault(FAULT_AT.plusSeconds(1), STOPPED + " starts again under its own id",
-                        () -> first = first.restart())));
+                        () -> cluster.restart(1))));
 
         awaitInRotation(STOPPED);
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
-        Map<Long, Integer> orders = ChaosReport.orderCounts(DB_URL, voucherId);
-        ChaosReport.print("instance SIGTERM mid-burst, restarted under its own consumer name", burst, orders.keySet(),
+        Map<Long, Integer> orders = ChaosReport.orderCounts(cluster.dbUrl(), voucherId);
+        ChaosReport.print("2. instance SIGTERM mid-burst, restarted under its own consumer name", burst, orders.keySet(),
                 audit, drainStart);
 
         assertThat(drainAnswer.get()).as("served during the drain, closing its connection")
@@ -141,7 +117,7 @@ class InstanceRestartChaosIT {
         awaitInRotation(STOPPED);
 
         AtomicLong heldAtKill = new AtomicLong(-1);
-        PacedBurst.Result burst = PacedBurst.run(nginx.port(), voucherId, tokens, BURST, 32, List.of(
+        PacedBurst.Result burst = PacedBurst.run(cluster.nginx().port(), voucherId, tokens, BURST, 32, List.of(
                 new PacedBurst.Fault(FAULT_AT, "kill -9 " + STOPPED + ", if it can be, while its consumer holds messages", () -> {
                     try {
                         Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
@@ -149,17 +125,17 @@ class InstanceRestartChaosIT {
                     } catch (ConditionTimeoutException betweenBatches) {
                         // killed all the same; the count printed below says it held nothing
                     }
-                    first.kill();
+                    cluster.instance(1).kill();
                     heldAtKill.set(pendingOf(voucherId, STOPPED_CONSUMER));
                 }),
                 new PacedBurst.Fault(FAULT_AT.plusSeconds(1), STOPPED + " starts again under its own id",
-                        () -> first = first.restart())));
+                        () -> cluster.restart(1))));
 
         awaitInRotation(STOPPED);
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
-        Map<Long, Integer> orders = ChaosReport.orderCounts(DB_URL, voucherId);
-        ChaosReport.print("instance kill -9 mid-burst, restarted under its own consumer name", burst, orders.keySet(),
+        Map<Long, Integer> orders = ChaosReport.orderCounts(cluster.dbUrl(), voucherId);
+        ChaosReport.print("2. instance kill -9 mid-burst, restarted under its own consumer name", burst, orders.keySet(),
                 audit, drainStart);
         System.out.printf("[chaos] %s died holding %d unacknowledged message(s)%n", STOPPED_CONSUMER, heldAtKill.get());
 
@@ -172,17 +148,7 @@ class InstanceRestartChaosIT {
                 .allMatch(answer -> answer.startsWith("202 ") || answer.equals("409 already-ordered")
                         || answer.startsWith("502 ") || answer.startsWith("503 "));
         assertThat(burst.accepted().size()).as("the other instance took over").isGreaterThan(SHOPPERS / 2);
-        assertThat(orders.keySet()).as("every accepted order is in MySQL").containsAll(burst.accepted());
-        assertThat(orders).as("one order per shopper").allSatisfy((shopper, count) -> assertThat(count).isOne());
-        Set<Long> unexplained = new HashSet<>(orders.keySet());
-        unexplained.removeAll(burst.accepted());
-        unexplained.removeAll(burst.unknown());
-        assertThat(unexplained).as("orders of shoppers who were told no").isEmpty();
-        assertThat(audit.path("duplicateBuyers").asLong()).isZero();
-        assertThat(audit.path("oversold").asLong()).isZero();
-        assertThat(audit.path("failedOrders").asLong()).as("no order given up").isZero();
-        assertThat(audit.path("redisAgrees").asBoolean()).as("Redis and MySQL agree: %s", audit).isTrue();
-        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+        ChaosReport.assertNothingLostOrDoubled(burst, orders, audit);
     }
 
     /**
@@ -212,7 +178,7 @@ class InstanceRestartChaosIT {
     /** Messages of the voucher's stream delivered to {@code consumer} and not acknowledged (XPENDING). */
     private static long pendingOf(long voucherId, String consumer) throws IOException, InterruptedException {
         // summary form: count, smallest id, largest id, then each consumer and its count
-        List<String> lines = redis.cli("xpending", VoucherKeys.orders(voucherId), "order-writers").lines().toList();
+        List<String> lines = cluster.redis().cli("xpending", VoucherKeys.orders(voucherId), "order-writers").lines().toList();
         for (int i = 3; i + 1 < lines.size(); i += 2) {
             if (lines.get(i).trim().equals(consumer)) {
                 return Long.parseLong(lines.get(i + 1).trim());

@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
  * "goes away" (every open connection drops, new ones are refused) without stopping the real one that
  * other tests share. Or it can become a black hole ({@link #blackHole()}): connections stay open and
  * new ones are accepted, but nothing gets through and nothing comes back, as when a server hangs or a
- * firewall starts dropping packets. No reset ever tells the client: only its own timeouts can.
+ * firewall starts dropping packets. No reset ever tells the client: only its own timeouts can; and a
+ * client that gives up and closes is not seen closing by the server until {@link #forward()}.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -117,10 +118,18 @@ public final class TcpProxy implements AutoCloseable {
                 out.flush();
             }
         } catch (IOException dropped) {
-            // one side closed: close both below
+            // one side closed or failed: pass it on below
         } finally {
             closeQuietly(from);
-            closeQuietly(to);
+            // In the black hole a close does not get through either: the other side (say MySQL, holding the
+            // locks of a transaction its client gave up on) learns of it only when forward() closes it.
+            synchronized (this) {
+                if (blackHole) {
+                    swallowed.add(to);
+                } else {
+                    closeQuietly(to);
+                }
+            }
         }
     }
 

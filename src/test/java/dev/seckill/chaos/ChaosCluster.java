@@ -1,0 +1,265 @@
+package dev.seckill.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import dev.seckill.support.Api;
+import dev.seckill.support.AppProcess;
+import dev.seckill.support.Nginx;
+import dev.seckill.support.RedisServer;
+import dev.seckill.support.TcpProxy;
+import dev.seckill.support.TestServers;
+
+/**
+ * What every chaos scenario runs against, as {@code scripts/cluster} runs it: two instances (the packaged
+ * jar, each in a JVM of its own) behind the repository's Nginx rules, on a Redis of the scenario's own (AOF,
+ * {@code appendfsync always}) and a database of its own, new for each cluster (a deployment is one Redis data
+ * set with one database: the epoch marker ties them together), so a scenario may kill, flush or cut any of them.
+ * <pre>{@code
+ * static ChaosCluster cluster;
+ *
+ * @BeforeAll
+ * static void start() throws Exception {
+ *     cluster = ChaosCluster.named("chaos-x", "seckill_chaos_x").args("--seckill.stream.claim-idle=10m").start();
+ * }
+ *
+ * @AfterAll
+ * static void stop() throws Exception {
+ *     if (cluster != null) {
+ *         cluster.close();
+ *     }
+ * }
+ * }</pre>
+ * The instances are {@code <name>-1} and {@code <name>-2} (their logs target/&lt;id&gt;.log); the database is
+ * the test database's URL with {@code /seckill_test} replaced by {@code /<database>}.
+ */
+final class ChaosCluster implements AutoCloseable {
+
+    private final Builder settings;
+    private final String dbUrl;
+    private final AtomicReferenceArray<AppProcess> instances = new AtomicReferenceArray<>(2);
+    private DataOnlyAccounts accounts;
+    private TcpProxy mySql;
+    private RedisServer redis;
+    private Nginx nginx;
+    private Api api;
+
+    private ChaosCluster(Builder settings) {
+        this.settings = settings;
+        this.dbUrl = TestServers.properties().get("spring.datasource.url")
+                .replace("/seckill_test", "/" + settings.database);
+    }
+
+    /** A cluster whose instances are {@code <name>-1} and {@code <name>-2}, on the database {@code database}. */
+    static Builder named(String name, String database) {
+        return new Builder(name, database);
+    }
+
+    static final class Builder {
+
+        private final String name;
+        private final String database;
+        private String fsync = "always";
+        private String mode = "async";
+        private final List<String> args = new ArrayList<>();
+        private boolean mySqlProxy;
+        private boolean dataOnlyAccount;
+
+        private Builder(String name, String database) {
+            this.name = name;
+            this.database = database;
+        }
+
+        /** The Redis AOF's {@code appendfsync} ({@code always}, the default, or {@code everysec}); null: none. */
+        Builder redisFsync(String fsync) {
+            this.fsync = fsync;
+            return this;
+        }
+
+        /** {@code seckill.mode} of both instances: {@code async} (the default) or {@code sync}. */
+        Builder mode(String mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        /** More settings for both instances, as command-line arguments: {@code --seckill.stream.claim-idle=10m}. */
+        Builder args(String... args) {
+            this.args.addAll(List.of(args));
+            return this;
+        }
+
+        /** The instances reach MySQL through a {@link TcpProxy} ({@link ChaosCluster#mySql()}) a scenario can cut. */
+        Builder mySqlProxy() {
+            this.mySqlProxy = true;
+            return this;
+        }
+
+        /**
+         * The instances connect as an account that may only read and write data (SELECT, INSERT, UPDATE, DELETE
+         * on the cluster's database), and Flyway as one that may change its schema, as {@code scripts/cluster}
+         * and docker-compose run them: unlike the tests' admin account, such an account is held by
+         * {@code read_only}. Created with the tests' admin account (which needs GRANT OPTION), dropped on close.
+         */
+        Builder dataOnlyAccount() {
+            this.dataOnlyAccount = true;
+            return this;
+        }
+
+        ChaosCluster start() throws Exception {
+            ChaosCluster cluster = new ChaosCluster(this);
+            try {
+                cluster.launch();
+                return cluster;
+            } catch (Exception | Error e) {
+                try {
+                    cluster.close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private void launch() throws Exception {
+        // A new Redis comes with a new database: the last run's epoch marker would count as a loss of this Redis.
+        try (Connection db = admin(dbUrl); Statement sql = db.createStatement()) {
+            String database = "`" + db.getCatalog() + "`";
+            sql.execute("DROP DATABASE " + database);
+            sql.execute("CREATE DATABASE " + database);
+        }
+        Map<String, String> servers = new LinkedHashMap<>();
+        String appDbUrl = dbUrl;
+        if (settings.mySqlProxy) {
+            URI db = URI.create(dbUrl.substring("jdbc:".length()));
+            mySql = new TcpProxy(db.getHost(), db.getPort());
+            appDbUrl = dbUrl.replace(db.getHost() + ":" + db.getPort(), "127.0.0.1:" + mySql.port());
+        }
+        if (settings.dataOnlyAccount) {
+            accounts = DataOnlyAccounts.create(dbUrl, settings.name);
+            servers.putAll(accounts.settings());
+        }
+        redis = RedisServer.start(settings.fsync);
+        servers.put("spring.data.redis.port", Integer.toString(redis.port()));
+        servers.put("spring.data.redis.database", "0");
+        servers.put("spring.datasource.url", appDbUrl);
+        List<String> args = new ArrayList<>(List.of("--seckill.mode=" + settings.mode));
+        args.addAll(settings.args);
+        for (int number = 1; number <= instances.length(); number++) {
+            instances.set(number - 1, AppProcess.start(instanceId(number), servers, args.toArray(String[]::new)));
+        }
+        nginx = Nginx.start(List.of(instance(1).port(), instance(2).port()), "");
+        api = new Api(nginx.port());
+    }
+
+    /** A connection to {@code dbUrl} (created if missing) with the tests' admin account. */
+    static Connection admin(String dbUrl) throws SQLException {
+        Map<String, String> servers = TestServers.properties();
+        return DriverManager.getConnection(dbUrl, servers.get("spring.datasource.username"),
+                servers.get("spring.datasource.password"));
+    }
+
+    /** The API through Nginx, as the outside client sees it. */
+    Api api() {
+        return api;
+    }
+
+    Nginx nginx() {
+        return nginx;
+    }
+
+    RedisServer redis() {
+        return redis;
+    }
+
+    /** The proxy between the instances and MySQL (with {@link Builder#mySqlProxy()}). */
+    TcpProxy mySql() {
+        if (mySql == null) {
+            throw new IllegalStateException("no MySQL proxy: build the cluster with mySqlProxy()");
+        }
+        return mySql;
+    }
+
+    /** The cluster's database, straight (not through the proxy): what the scenario counts against. */
+    String dbUrl() {
+        return dbUrl;
+    }
+
+    /** Instance 1 or 2 (after a {@link #restart}, the restarted one). */
+    AppProcess instance(int number) {
+        return instances.get(number - 1);
+    }
+
+    String instanceId(int number) {
+        return settings.name + "-" + number;
+    }
+
+    /** Starts instance {@code number} again after it stopped: same id, port and settings (see {@link AppProcess#restart}). */
+    AppProcess restart(int number) throws IOException, InterruptedException {
+        AppProcess restarted = instance(number).restart();
+        instances.set(number - 1, restarted);
+        return restarted;
+    }
+
+    /** Where each instance's log stands now, for {@link #logSince}. */
+    LogMark logMark() throws IOException {
+        List<Integer> lengths = new ArrayList<>();
+        for (int number = 1; number <= instances.length(); number++) {
+            lengths.add(instance(number).logText().length());
+        }
+        return new LogMark(lengths);
+    }
+
+    /** What both instances logged since {@code mark} (all of a log that started afresh since, by a restart). */
+    String logSince(LogMark mark) throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int number = 1; number <= instances.length(); number++) {
+            String log = instance(number).logText();
+            int from = mark.lengths().get(number - 1);
+            text.append(log.length() >= from ? log.substring(from) : log);
+        }
+        return text.toString();
+    }
+
+    record LogMark(List<Integer> lengths) {
+    }
+
+    /** Stops everything it started, in the reverse order; each step is tried whatever failed before it. */
+    @Override
+    public void close() throws Exception {
+        List<AutoCloseable> parts = new ArrayList<>();
+        parts.add(nginx);
+        for (int i = 0; i < instances.length(); i++) {
+            parts.add(instances.get(i));
+        }
+        parts.add(redis);
+        parts.add(mySql);
+        parts.add(accounts);
+        Exception failed = null;
+        for (AutoCloseable part : parts) {
+            try {
+                if (part != null) {
+                    part.close();
+                }
+            } catch (Exception e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+    }
+}
