@@ -4,10 +4,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
+import dev.seckill.shutdown.PeriodicTask;
 import dev.seckill.shutdown.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,7 +38,7 @@ class RedisEpochWatcher implements SmartLifecycle {
     private final Clock clock;
     private final String instanceId;
     private final Counter lossesSeen;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask timer;
 
     RedisEpochWatcher(RedissonClient redisson, RedisDataLosses losses, DurabilitySettings settings, Clock clock,
             MeterRegistry meters, @Value("${seckill.web.instance-id}") String instanceId) {
@@ -48,6 +46,7 @@ class RedisEpochWatcher implements SmartLifecycle {
         this.losses = losses;
         this.settings = settings;
         this.clock = clock;
+        this.timer = new PeriodicTask("redis-epoch-watcher", settings.epochCheck(), this::checkQuietly);
         this.instanceId = instanceId;
         this.lossesSeen = Counter.builder("seckill.redis.data.losses")
                 .description("Redis data losses this instance was the first to record").register(meters);
@@ -100,28 +99,19 @@ class RedisEpochWatcher implements SmartLifecycle {
 
     /** The first check runs before the instance takes requests, so a loss during downtime is on record first. */
     @Override
-    public synchronized void start() {
+    public void start() {
         checkQuietly();
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "redis-epoch-watcher");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long every = settings.epochCheck().toMillis();
-        timer.scheduleWithFixedDelay(this::checkQuietly, every, every, TimeUnit.MILLISECONDS);
+        timer.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
+    public void stop() {
+        timer.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return timer != null;
+    public boolean isRunning() {
+        return timer.isRunning();
     }
 
     /** Below the web server's phase: at the default phase, the first check would run after the port opened. */

@@ -5,12 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.shutdown.PeriodicTask;
 import dev.seckill.shutdown.ShutdownOrder;
 import dev.seckill.stock.SyncUnits;
 import dev.seckill.stock.SyncUnits.Unit;
@@ -45,7 +43,7 @@ public class SyncUnitSweeper implements SmartLifecycle {
     private final SweepDecision decision;
     private final Clock clock;
     private final MeterRegistry meters;
-    private ScheduledExecutorService timer;
+    private final PeriodicTask timer;
 
     SyncUnitSweeper(SyncUnits units, CommittedOrders orders, SeckillLocks locks, SaleWindowCache windows,
             SyncUnitSettings settings, Clock clock, MeterRegistry meters) {
@@ -56,6 +54,7 @@ public class SyncUnitSweeper implements SmartLifecycle {
         this.settings = settings;
         this.decision = new SweepDecision(settings.unitTimeout(), settings.keepReturned());
         this.clock = clock;
+        this.timer = new PeriodicTask("sync-unit-sweeper", settings.sweepEvery(), this::sweepQuietly);
         this.meters = meters;
     }
 
@@ -173,27 +172,18 @@ public class SyncUnitSweeper implements SmartLifecycle {
     }
 
     @Override
-    public synchronized void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "sync-unit-sweeper");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long every = settings.sweepEvery().toMillis();
-        timer.scheduleWithFixedDelay(this::sweepQuietly, every, every, TimeUnit.MILLISECONDS);
+    public void start() {
+        timer.start();
     }
 
     @Override
-    public synchronized void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-            timer = null;
-        }
+    public void stop() {
+        timer.stop();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return timer != null;
+    public boolean isRunning() {
+        return timer.isRunning();
     }
 
     /** Stopped after the web server: this instance's own requests have settled their units by then. */
