@@ -34,7 +34,6 @@ class RedisEpochWatcher implements SmartLifecycle {
 
     private final RedissonClient redisson;
     private final RedisDataLosses losses;
-    private final DurabilitySettings settings;
     private final Clock clock;
     private final String instanceId;
     private final Counter lossesSeen;
@@ -44,7 +43,6 @@ class RedisEpochWatcher implements SmartLifecycle {
             MeterRegistry meters, @Value("${seckill.web.instance-id}") String instanceId) {
         this.redisson = redisson;
         this.losses = losses;
-        this.settings = settings;
         this.clock = clock;
         this.timer = new PeriodicTask("redis-epoch-watcher", settings.epochCheck(), this::checkQuietly);
         this.instanceId = instanceId;
