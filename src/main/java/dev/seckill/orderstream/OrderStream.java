@@ -34,15 +34,17 @@ public class OrderStream implements ConsumerStream {
 
     private final RedissonClient redisson;
     private final StreamSettings settings;
+    private final ReplicaSettings replicas;
     private final LuaScript enqueue;
     private final LuaScript ack;
     private final LuaScript fail;
     private final LuaScript failDuplicate;
     private final LuaScript shopperOrder;
 
-    OrderStream(RedissonClient redisson, StreamSettings settings) {
+    OrderStream(RedissonClient redisson, StreamSettings settings, ReplicaSettings replicas) {
         this.redisson = redisson;
         this.settings = settings;
+        this.replicas = replicas;
         this.enqueue = new LuaScript(redisson, "seckill-enqueue.lua");
         this.ack = new LuaScript(redisson, "seckill-ack.lua");
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
@@ -50,7 +52,16 @@ public class OrderStream implements ConsumerStream {
         this.shopperOrder = new LuaScript(redisson, "shopper-order.lua");
     }
 
-    public enum Enqueued { ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED }
+    /** The script's answers (its integer codes, in this order), and {@code UNCONFIRMED}. */
+    public enum Enqueued {
+        ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED,
+        /**
+         * Accepted by the master, but fewer replicas than {@code seckill.redis.wait-replicas} confirmed it
+         * within {@code wait-timeout}: the order stands (it goes on to MySQL), only its survival of a
+         * failover is unconfirmed. Never the script's answer; only with the opt-in.
+         */
+        UNCONFIRMED
+    }
 
     /**
      * What the enqueue script decided. For {@code ALREADY_BOUGHT}, {@code existingOrderId} is the
@@ -62,9 +73,23 @@ public class OrderStream implements ConsumerStream {
     /**
      * The one Redis call of an async order: decides and queues atomically. When the shopper already
      * bought, the same call answers which order is theirs, so naming it costs no second round trip.
+     * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
+     * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        Object result = enqueue.evalValue(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
+        List<Object> keys = VoucherKeys.forEnqueue(voucherId);
+        Object result;
+        if (replicas.waitReplicas() == 0) {
+            result = enqueue.evalValue(keys, shopperId, orderId, createdAtMillis);
+        } else {
+            LuaScript.Replicated answer = enqueue.evalValueReplicated(replicas.waitReplicas(), replicas.waitTimeout(),
+                    keys, shopperId, orderId, createdAtMillis);
+            result = answer.value();
+            if (answer.replicas() < replicas.waitReplicas() && result instanceof Number code
+                    && code.intValue() == Enqueued.ACCEPTED.ordinal()) {
+                return new Enqueue(Enqueued.UNCONFIRMED, 0);
+            }
+        }
         if (result instanceof Number code) {
             return new Enqueue(Enqueued.values()[code.intValue()], 0);
         }

@@ -78,6 +78,7 @@ class AsyncSeckillService {
             }
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
+            case UNCONFIRMED -> throw new OrderUnconfirmed(orderId, voucherId);
         };
     }
 
