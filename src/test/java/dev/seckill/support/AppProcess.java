@@ -43,15 +43,23 @@ public final class AppProcess implements AutoCloseable {
      * library), JVM options (system properties are Spring properties too), and a folder of test-only classes
      * put on the application's own class path ({@code loaderPath}, Spring Boot's PropertiesLauncher and its
      * {@code loader.path}). Nothing of it is in the jar: a fault point built this way exists only in tests.
+     * {@code startTimeout}: how long it may take to become healthy.
      */
-    public record Jvm(Map<String, String> environment, List<String> options, Path loaderPath) {
+    public record Jvm(Map<String, String> environment, List<String> options, Path loaderPath, Duration startTimeout) {
+
+        /** Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s. */
+        static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
         /** {@code java -jar}, as scripts/cluster runs it. */
-        public static final Jvm PLAIN = new Jvm(Map.of(), List.of(), null);
+        public static final Jvm PLAIN = new Jvm(Map.of(), List.of(), null, START_TIMEOUT);
 
         public Jvm {
             environment = Map.copyOf(environment);
             options = List.copyOf(options);
+        }
+
+        public Jvm(Map<String, String> environment, List<String> options, Path loaderPath) {
+            this(environment, options, loaderPath, START_TIMEOUT);
         }
     }
 
@@ -101,8 +109,7 @@ public final class AppProcess implements AutoCloseable {
         builder.environment().putAll(jvm.environment());
         Process process = builder.start();
         AppProcess app = new AppProcess(process, instanceId, port, servers, extraArgs, jvm, log);
-        // Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s.
-        app.awaitHealthy(Duration.ofSeconds(180));
+        app.awaitHealthy(jvm.startTimeout());
         return app;
     }
 
