@@ -116,7 +116,9 @@ class ClockStepChaosIT {
         // three times slower than without.
         CompletableFuture<AppProcess> starting = CompletableFuture.supplyAsync(() -> {
             try {
-                return AppProcess.start("clock-2", own, "--seckill.mode=async");
+                // beside the slow one, it starts slower too
+                return AppProcess.start("clock-2", own, new AppProcess.Jvm(Map.of(), List.of(), null, FAKED_START_TIMEOUT),
+                        "--seckill.mode=async");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
