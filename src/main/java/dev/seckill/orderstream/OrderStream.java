@@ -34,15 +34,17 @@ public class OrderStream implements ConsumerStream {
 
     private final RedissonClient redisson;
     private final StreamSettings settings;
+    private final ReplicaSettings replicas;
     private final LuaScript enqueue;
     private final LuaScript ack;
     private final LuaScript fail;
     private final LuaScript failDuplicate;
     private final LuaScript shopperOrder;
 
-    OrderStream(RedissonClient redisson, StreamSettings settings) {
+    OrderStream(RedissonClient redisson, StreamSettings settings, ReplicaSettings replicas) {
         this.redisson = redisson;
         this.settings = settings;
+        this.replicas = replicas;
         this.enqueue = new LuaScript(redisson, "seckill-enqueue.lua");
         this.ack = new LuaScript(redisson, "seckill-ack.lua");
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
@@ -53,7 +55,13 @@ public class OrderStream implements ConsumerStream {
     public enum Enqueued {
         ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED,
         /** A stock reset holds the voucher's fence: nothing was taken, try again in a moment. */
-        RESETTING;
+        RESETTING,
+        /**
+         * Accepted by the master, but fewer replicas than {@code seckill.redis.wait-replicas} confirmed it
+         * within {@code wait-timeout}: the order stands (it goes on to MySQL), only its survival of a
+         * failover is unconfirmed. Never the script's answer; only with the opt-in.
+         */
+        UNCONFIRMED;
 
         /** seckill-enqueue.lua's numeric answers, named one by one: never by their position in this enum. */
         static Enqueued ofCode(long code) {
@@ -78,9 +86,23 @@ public class OrderStream implements ConsumerStream {
     /**
      * The one Redis call of an async order: decides and queues atomically. When the shopper already
      * bought, the same call answers which order is theirs, so naming it costs no second round trip.
+     * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
+     * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        Object result = enqueue.evalValue(VoucherKeys.forEnqueue(voucherId), shopperId, orderId, createdAtMillis);
+        List<Object> keys = VoucherKeys.forEnqueue(voucherId);
+        Object result;
+        if (replicas.waitReplicas() == 0) {
+            result = enqueue.evalValue(keys, shopperId, orderId, createdAtMillis);
+        } else {
+            LuaScript.Replicated answer = enqueue.evalValueReplicated(replicas.waitReplicas(), replicas.waitTimeout(),
+                    keys, shopperId, orderId, createdAtMillis);
+            result = answer.value();
+            if (answer.replicas() < replicas.waitReplicas() && result instanceof Number code
+                    && Enqueued.ofCode(code.longValue()) == Enqueued.ACCEPTED) {
+                return new Enqueue(Enqueued.UNCONFIRMED, 0);
+            }
+        }
         if (result instanceof Number code) {
             return new Enqueue(Enqueued.ofCode(code.longValue()), 0);
         }

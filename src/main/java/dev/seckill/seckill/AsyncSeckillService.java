@@ -81,6 +81,7 @@ class AsyncSeckillService {
                     "The voucher's stock is being reset; try again in a moment");
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
+            case UNCONFIRMED -> throw new OrderUnconfirmed(orderId, voucherId);
         };
     }
 

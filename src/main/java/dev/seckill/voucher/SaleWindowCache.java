@@ -1,10 +1,11 @@
 package dev.seckill.voucher;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
@@ -23,7 +24,8 @@ import org.springframework.stereotype.Component;
  * an unknown id at or below the highest loaded one is certainly not a voucher: it is refused with no
  * query. Only an id above it can be a voucher created since; for those the instance loads what is new,
  * at most once per {@link #REFRESH_GAP_MILLIS}, however many such ids arrive. A voucher created on another
- * instance usually arrives sooner, through Redis pub/sub.
+ * instance usually arrives sooner, through Redis pub/sub. The gap is timed by the monotonic clock: with the
+ * wall clock, an instance whose clock stepped back a minute would load nothing new for that minute.
  */
 @Component
 public class SaleWindowCache {
@@ -33,29 +35,31 @@ public class SaleWindowCache {
     static final String TOPIC = "seckill:vouchers:db";
 
     private final SaleWindowSource source;
-    private final Clock clock;
+    private final LongSupplier nanoTicker;
     private final Consumer<String> announce;
     private final Map<Long, SaleWindow> known = new ConcurrentHashMap<>();
     /** Every voucher with an id up to this one is in {@link #known}. */
     private volatile long loadedUpTo;
-    private long nextLoadAt = Long.MIN_VALUE;
+    /** By {@link #nanoTicker}. */
+    private long nextLoadAt;
 
     @Autowired
-    SaleWindowCache(SaleWindowSource source, Clock clock, RedissonClient redisson,
+    SaleWindowCache(SaleWindowSource source, RedissonClient redisson,
             @Value("${spring.data.redis.database:0}") int database) {
-        this(source, clock, redisson.getTopic(TOPIC + database, StringCodec.INSTANCE));
+        this(source, System::nanoTime, redisson.getTopic(TOPIC + database, StringCodec.INSTANCE));
     }
 
-    private SaleWindowCache(SaleWindowSource source, Clock clock, RTopic topic) {
-        this(source, clock, topic::publish);
+    private SaleWindowCache(SaleWindowSource source, LongSupplier nanoTicker, RTopic topic) {
+        this(source, nanoTicker, topic::publish);
         topic.addListener(String.class, (channel, message) -> created(message));
     }
 
     /** {@code announce} tells the other instances of a voucher created here ({@link #created} on each). */
-    SaleWindowCache(SaleWindowSource source, Clock clock, Consumer<String> announce) {
+    SaleWindowCache(SaleWindowSource source, LongSupplier nanoTicker, Consumer<String> announce) {
         this.source = source;
-        this.clock = clock;
+        this.nanoTicker = nanoTicker;
         this.announce = announce;
+        this.nextLoadAt = nanoTicker.getAsLong();
     }
 
     /** The voucher's window, or 404 voucher-not-found. */
@@ -78,11 +82,11 @@ public class SaleWindowCache {
     }
 
     private synchronized void loadNew() {
-        long now = clock.millis();
-        if (now < nextLoadAt) {
+        long now = nanoTicker.getAsLong();
+        if (now - nextLoadAt < 0) {
             return;
         }
-        nextLoadAt = now + REFRESH_GAP_MILLIS;
+        nextLoadAt = now + TimeUnit.MILLISECONDS.toNanos(REFRESH_GAP_MILLIS);
         long after = loadedUpTo;
         Map<Long, SaleWindow> loaded = source.loadAfter(after);
         known.putAll(loaded);

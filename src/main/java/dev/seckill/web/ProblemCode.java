@@ -17,6 +17,8 @@ public enum ProblemCode {
     VOUCHER_BUSY("voucher-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many orders in progress for this voucher"),
     ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
     ORDERS_PENDING("orders-pending", HttpStatus.CONFLICT, "Accepted orders are still on their way to MySQL"),
+    ORDER_UNCONFIRMED("order-unconfirmed", HttpStatus.SERVICE_UNAVAILABLE,
+            "The order was taken, but no Redis replica confirmed it in time"),
 
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),

@@ -24,16 +24,43 @@ public final class AppProcess implements AutoCloseable {
     private final int port;
     private final Map<String, String> servers;
     private final List<String> extraArgs;
+    private final Jvm jvm;
     private final Path log;
 
     private AppProcess(Process process, String instanceId, int port, Map<String, String> servers,
-            List<String> extraArgs, Path log) {
+            List<String> extraArgs, Jvm jvm, Path log) {
         this.process = process;
         this.instanceId = instanceId;
         this.port = port;
         this.servers = servers;
         this.extraArgs = extraArgs;
+        this.jvm = jvm;
         this.log = log;
+    }
+
+    /**
+     * How the JVM itself runs, besides the packaged jar: environment variables (say, LD_PRELOAD of a fault
+     * library), JVM options (system properties are Spring properties too), and a folder of test-only classes
+     * put on the application's own class path ({@code loaderPath}, Spring Boot's PropertiesLauncher and its
+     * {@code loader.path}). Nothing of it is in the jar: a fault point built this way exists only in tests.
+     * {@code startTimeout}: how long it may take to become healthy.
+     */
+    public record Jvm(Map<String, String> environment, List<String> options, Path loaderPath, Duration startTimeout) {
+
+        /** Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s. */
+        static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+
+        /** {@code java -jar}, as scripts/cluster runs it. */
+        public static final Jvm PLAIN = new Jvm(Map.of(), List.of(), null, START_TIMEOUT);
+
+        public Jvm {
+            environment = Map.copyOf(environment);
+            options = List.copyOf(options);
+        }
+
+        public Jvm(Map<String, String> environment, List<String> options, Path loaderPath) {
+            this(environment, options, loaderPath, START_TIMEOUT);
+        }
     }
 
     public static AppProcess start(String instanceId, String... extraArgs) throws IOException, InterruptedException {
@@ -43,31 +70,46 @@ public final class AppProcess implements AutoCloseable {
     /** {@code servers} replaces what {@link TestServers} found (e.g. a Redis of the test's own). */
     public static AppProcess start(String instanceId, Map<String, String> servers, String... extraArgs)
             throws IOException, InterruptedException {
+        return start(instanceId, servers, Jvm.PLAIN, extraArgs);
+    }
+
+    /** As {@link #start(String, Map, String...)}, in a JVM set up as {@code jvm} says. */
+    public static AppProcess start(String instanceId, Map<String, String> servers, Jvm jvm, String... extraArgs)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        return launch(instanceId, port, Map.copyOf(servers), List.of(extraArgs));
+        return launch(instanceId, port, Map.copyOf(servers), List.of(extraArgs), jvm);
     }
 
-    private static AppProcess launch(String instanceId, int port, Map<String, String> servers, List<String> extraArgs)
-            throws IOException, InterruptedException {
+    private static AppProcess launch(String instanceId, int port, Map<String, String> servers, List<String> extraArgs,
+            Jvm jvm) throws IOException, InterruptedException {
         File jar = new File("target/seckill-platform.jar");
         if (!jar.isFile()) {
             throw new IllegalStateException("target/seckill-platform.jar is missing: run the tests with ./mvnw verify");
         }
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar", jar.getPath(),
-                "--server.port=" + port, "--seckill.web.instance-id=" + instanceId));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m"));
+        command.addAll(jvm.options());
+        if (jvm.loaderPath() == null) {
+            command.addAll(List.of("-jar", jar.getPath()));
+        } else {
+            // The jar's own launcher, told to add a folder to the application's class loader
+            command.addAll(List.of("-Dloader.path=" + jvm.loaderPath().toAbsolutePath(), "-cp", jar.getPath(),
+                    "org.springframework.boot.loader.launch.PropertiesLauncher"));
+        }
+        command.addAll(List.of("--server.port=" + port, "--seckill.web.instance-id=" + instanceId));
         Map<String, String> properties = new LinkedHashMap<>(TestServers.properties());
         properties.putAll(servers);
         properties.forEach((name, value) -> command.add("--" + name + "=" + value));
         command.addAll(extraArgs);
         Path log = Path.of("target", instanceId + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        AppProcess app = new AppProcess(process, instanceId, port, servers, extraArgs, log);
-        // Well above a normal start (20-40 s): on a loaded 2-core machine starts have taken over 90 s.
-        app.awaitHealthy(Duration.ofSeconds(180));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(jvm.environment());
+        Process process = builder.start();
+        AppProcess app = new AppProcess(process, instanceId, port, servers, extraArgs, jvm, log);
+        app.awaitHealthy(jvm.startTimeout());
         return app;
     }
 
@@ -80,10 +122,23 @@ public final class AppProcess implements AutoCloseable {
      * port (so the same place in Nginx's upstream), same settings. Its log starts afresh.
      */
     public AppProcess restart() throws IOException, InterruptedException {
+        return restart(jvm);
+    }
+
+    /** {@link #restart()} in a JVM set up otherwise (e.g. without the fault that stopped it). */
+    public AppProcess restart(Jvm otherJvm) throws IOException, InterruptedException {
         if (process.isAlive()) {
             throw new IllegalStateException(instanceId + " still runs: terminate() or kill() it first");
         }
-        return launch(instanceId, port, servers, extraArgs);
+        return launch(instanceId, port, servers, extraArgs, otherJvm);
+    }
+
+    /** Waits for the instance to exit by itself (a fault that halts it); returns its exit code. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(instanceId + " still runs after " + timeout + "; see " + log);
+        }
+        return process.exitValue();
     }
 
     /** SIGKILL: no shutdown hook, no graceful stop, nothing acknowledged on the way out. */

@@ -13,24 +13,56 @@ import org.awaitility.Awaitility;
  * A redis-server of a test's own, on a free port, with its data in a folder of its own, so a test can
  * kill it (-9), flush it or restart it without touching the Redis the other tests share. {@code fsync}
  * is the AOF's {@code appendfsync} ({@code always}, {@code everysec}), or null for no persistence at all.
+ * It may be a replica of another ({@link #startReplicaOf}), which a test can pause ({@link #pause}).
  */
 public final class RedisServer implements AutoCloseable {
 
     private final Path dir;
     private final int port;
     private final String fsync;
+    /** The master's port, or 0 for a master. */
+    private final int masterPort;
     private Process process;
 
-    private RedisServer(Path dir, int port, String fsync) {
+    private RedisServer(Path dir, int port, String fsync, int masterPort) {
         this.dir = dir;
         this.port = port;
         this.fsync = fsync;
+        this.masterPort = masterPort;
     }
 
     public static RedisServer start(String fsync) throws IOException {
-        RedisServer redis = new RedisServer(Files.createTempDirectory("seckill-redis"), Nginx.freePort(), fsync);
+        RedisServer redis = new RedisServer(Files.createTempDirectory("seckill-redis"), Nginx.freePort(), fsync, 0);
         redis.launch();
         return redis;
+    }
+
+    /** A replica of {@code master} ({@code --replicaof}), without persistence; returns once it is in sync. */
+    public static RedisServer startReplicaOf(RedisServer master) throws IOException {
+        RedisServer replica = new RedisServer(Files.createTempDirectory("seckill-redis-replica"), Nginx.freePort(), null,
+                master.port());
+        replica.launch();
+        Awaitility.await("replica on " + replica.port + " in sync with " + master.port).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> replica.cli("info", "replication").contains("master_link_status:up"));
+        return replica;
+    }
+
+    /** SIGSTOP: the process stays, its connections stay open, it answers nothing and acknowledges nothing. */
+    public void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause}: it reads what piled up on its connections. */
+    public void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
+        }
     }
 
     public int port() {
@@ -65,6 +97,9 @@ public final class RedisServer implements AutoCloseable {
     private void launch() throws IOException {
         List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1",
                 "--port", Integer.toString(port), "--dir", dir.toString(), "--save", ""));
+        if (masterPort > 0) {
+            command.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+        }
         if (fsync == null) {
             command.addAll(List.of("--appendonly", "no"));
         } else {
@@ -80,6 +115,11 @@ public final class RedisServer implements AutoCloseable {
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
             process.destroy();
+            try {
+                resume(); // a paused server would not act on the SIGTERM
+            } catch (IOException | IllegalStateException e) {
+                process.destroyForcibly();
+            }
             process.waitFor();
         }
     }

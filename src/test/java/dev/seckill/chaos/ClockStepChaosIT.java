@@ -1,0 +1,313 @@
+package dev.seckill.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.seckill.id.IdGenerator;
+import dev.seckill.stock.VoucherKeys;
+import dev.seckill.support.Api;
+import dev.seckill.support.AppProcess;
+import dev.seckill.support.Nginx;
+import dev.seckill.support.PacedBurst;
+import dev.seckill.support.RedisServer;
+import dev.seckill.support.TestServers;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Chaos scenario 8: one instance's wall clock steps back a minute mid-burst behind Nginx. A real step of the
+ * process's clock, not a mocked {@code Clock}: the instance runs under libfaketime (LD_PRELOAD), which
+ * re-reads its offset from a file once a second; the test writes {@code -60} there. Only the wall clock
+ * steps ({@code FAKETIME_DONT_FAKE_MONOTONIC}): System.nanoTime stays true, as a real NTP step leaves
+ * CLOCK_MONOTONIC alone.
+ * <p>
+ * What is checked, besides the usual comparisons from the clients' side (no accepted order lost, none
+ * doubled, nothing oversold or given up, the audit consistent):
+ * <p>
+ * Not in a plain {@code ./mvnw verify}: with every clock and stat call going through libfaketime the instance
+ * starts about three times slower, and the scenario takes minutes. {@code -Dseckill.chaos=all} runs it.
+ * <ul>
+ *   <li>ids: the stepped instance's ids keep growing across the step (its orders' {@code created_at} goes
+ *       back a minute, their ids do not), and no id is issued twice;</li>
+ *   <li>the consumer's timers are monotonic: the stepped instance's consumer keeps reading throughout;</li>
+ *   <li>sale windows are wall-clock times: a sale opened 20 s ago has "not started" on the stepped
+ *       instance (a refusal, nothing taken) while the other one sells it;</li>
+ *   <li>JWTs: a token the stepped instance issues is dated a minute early (it expires a minute early), and
+ *       the other instance accepts it; tokens issued before are accepted by both.</li>
+ * </ul>
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+@RunByScriptsChaos // minutes long: an instance under libfaketime starts about three times slower
+class ClockStepChaosIT {
+
+    static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+    static final int SHOPPERS = 1_200;
+    static final Duration BURST = Duration.ofSeconds(8);
+    static final Duration FAULT_AT = Duration.ofSeconds(3);
+    static final long STEP_SECONDS = 60;
+    static final Duration FAKED_START_TIMEOUT = Duration.ofMinutes(6);
+    static final String STEPPED = "clock-1";
+    static final String DB_URL = TestServers.properties().get("spring.datasource.url")
+            .replace("/seckill_test", "/seckill_chaos_clock");
+
+    static RedisServer redis;
+    static Path offsetFile;
+    static AppProcess first;
+    static AppProcess second;
+    static Nginx nginx;
+    static Api api;
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        if (!Files.isReadable(LIBFAKETIME)) {
+            throw new IllegalStateException("This test steps an instance's clock with libfaketime, and " + LIBFAKETIME
+                    + " is missing: `apt-get install faketime` (.ci/run installs it)");
+        }
+        redis = RedisServer.start("always");
+        offsetFile = Files.createTempFile("seckill-faketime", ".rc");
+        Files.writeString(offsetFile, "+0\n");
+        Map<String, String> own = Map.of("spring.data.redis.port", Integer.toString(redis.port()),
+                "spring.data.redis.database", "0", "spring.datasource.url", DB_URL);
+        AppProcess.Jvm fakeClock = new AppProcess.Jvm(Map.of(
+                "LD_PRELOAD", LIBFAKETIME.toString(),
+                "FAKETIME_TIMESTAMP_FILE", offsetFile.toString(),
+                // re-read the offset once a second: a step while the process runs
+                "FAKETIME_CACHE_DURATION", "1",
+                // the JVM hangs when its monotonic clock is faked too; a real clock step leaves it alone anyway
+                "FAKETIME_DONT_FAKE_MONOTONIC", "1",
+                // file times stay true (class loading, Tomcat)
+                "NO_FAKE_STAT", "1"), List.of(), null, FAKED_START_TIMEOUT);
+        // Side by side: under libfaketime every clock and stat call goes through it, and the JVM starts about
+        // three times slower than without.
+        CompletableFuture<AppProcess> starting = CompletableFuture.supplyAsync(() -> {
+            try {
+                // beside the slow one, it starts slower too
+                return AppProcess.start("clock-2", own, new AppProcess.Jvm(Map.of(), List.of(), null, FAKED_START_TIMEOUT),
+                        "--seckill.mode=async");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            // Its JDBC connect timeout (2 s) is missed at start-up on a busy machine, clock calls being that slow.
+            first = AppProcess.start(STEPPED, own, fakeClock, "--seckill.mode=async",
+                    "--spring.datasource.hikari.data-source-properties.connectTimeout=20000");
+        } finally {
+            second = starting.get(5, TimeUnit.MINUTES); // closed by stop() whatever happened
+        }
+        nginx = Nginx.start(List.of(first.port(), second.port()), "");
+        api = new Api(nginx.port());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (nginx != null) {
+            nginx.close();
+        }
+        for (AutoCloseable closing : new AutoCloseable[] {first, second, redis}) {
+            if (closing != null) {
+                closing.close();
+            }
+        }
+        if (offsetFile != null) {
+            Files.deleteIfExists(offsetFile);
+        }
+    }
+
+    @Test
+    void clockSteppedBackAMinuteMidBurstLosesDoublesAndReusesNothing() throws Exception {
+        assertThat(clockLag(first.port())).as("the instance under libfaketime runs on true time before the step")
+                .isCloseTo(0, within(3L));
+        long voucherId = api.createVoucher(100_000, Instant.now().minusSeconds(600), Instant.now().plusSeconds(86_400));
+        List<String> tokens = api.mintShoppers(SHOPPERS + 2);
+        List<String> burstTokens = tokens.subList(0, SHOPPERS);
+
+        AtomicReference<Instant> steppedAt = new AtomicReference<>();
+        PacedBurst.Result burst = PacedBurst.run(nginx.port(), voucherId, burstTokens, BURST, 32, List.of(
+                new PacedBurst.Fault(FAULT_AT, "step the wall clock of " + STEPPED + " back " + STEP_SECONDS + " s", () -> {
+                    Files.writeString(offsetFile, "-" + STEP_SECONDS + "\n");
+                    steppedAt.set(Instant.now());
+                    Awaitility.await(STEPPED + "'s clock goes back").atMost(Duration.ofSeconds(5))
+                            .pollInterval(Duration.ofMillis(100)).until(() -> clockLag(first.port()) >= STEP_SECONDS - 2);
+                    System.out.printf("[chaos] %s's Date header now lags %d s%n", STEPPED, clockLag(first.port()));
+                })));
+
+        long drainStart = System.nanoTime();
+        JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
+        Map<Long, Integer> orders = ChaosReport.orderCounts(DB_URL, voucherId);
+        ChaosReport.print("one instance's clock stepped back a minute mid-burst", burst, orders.keySet(), audit, drainStart);
+
+        // Ids of the stepped instance: created_at went back a minute, the ids kept growing.
+        List<Order> stepped = ordersOfWorker(voucherId, workerOf(STEPPED));
+        // Told apart by how far the id's own time runs ahead of created_at: the same millisecond before the step
+        // (created_at is whole seconds), about a minute after it (created_at steps back, the id does not).
+        // libfaketime does not step every thread at the same instant (each reads the offset within its cache
+        // second): orders stamped on true time in the second of the step are left out of "before".
+        Instant stepSecond = steppedAt.get().truncatedTo(ChronoUnit.SECONDS);
+        List<Order> before = stepped.stream().filter(o -> aheadSeconds(o) < 2 && o.createdAt().isBefore(stepSecond))
+                .toList();
+        List<Order> after = stepped.stream().filter(o -> aheadSeconds(o) > STEP_SECONDS / 2).toList();
+        System.out.printf("[chaos] %s accepted %d order(s) before the step and %d after (created_at a minute early)%n",
+                STEPPED, before.size(), after.size());
+        assertThat(before).as("orders %s took before the step", STEPPED).isNotEmpty();
+        assertThat(after).as("orders %s took after the step", STEPPED).isNotEmpty();
+        long highestBefore = before.stream().mapToLong(Order::id).max().orElseThrow();
+        assertThat(after).as("ids issued after the step, all above those issued before it")
+                .allSatisfy(order -> assertThat(order.id()).isGreaterThan(highestBefore));
+
+        // Sale window: wall-clock; a refusal on the stepped instance, a sale on the other.
+        Api direct = new Api(first.port());
+        Api other = new Api(second.port());
+        // opened 5 s ago: "not started" for a clock a minute behind, for the next 55 s
+        long youngVoucher = other.createVoucher(10, Instant.now().minusSeconds(5), Instant.now().plusSeconds(86_400));
+        direct.seckill(youngVoucher, tokens.get(SHOPPERS)).expectProblem(409, "sale-not-started");
+        other.seckill(youngVoucher, tokens.get(SHOPPERS + 1)).expectStatus(202);
+
+        // JWT: issued by the stepped instance, dated a minute early, accepted by the other instance.
+        long asked = Instant.now().getEpochSecond();
+        String minted = direct.asAdmin("POST", "/admin/shoppers?count=1", null).expectStatus(201).json()
+                .path("shoppers").get(0).path("token").asString();
+        long answered = Instant.now().getEpochSecond();
+        long issuedAt = JsonMapper.builder().build().readTree(new String(Base64.getUrlDecoder()
+                .decode(minted.split("\\.")[1]), StandardCharsets.UTF_8)).path("iat").asLong();
+        assertThat(issuedAt).as("iat of a token the stepped instance issued: a minute before it was asked for")
+                .isBetween(asked - STEP_SECONDS - 2, answered - STEP_SECONDS + 2);
+        other.get("/orders?voucherId=" + voucherId, "Authorization", "Bearer " + minted)
+                .expectProblem(404, "order-not-found");
+
+        assertNothingLostOrDoubled(burst, orders, audit);
+
+        // Still stepped, well after the step: the stepped instance's consumer keeps reading (a quiet stream at
+        // least once a second). Timers on the wall clock would have it wait a minute longer than meant.
+        long wait = Duration.between(Instant.now(), steppedAt.get().plusSeconds(10)).toMillis();
+        if (wait > 0) {
+            Thread.sleep(wait); // a while after the step, not just right after it
+        }
+        assertThat(clockLag(first.port())).as("still a minute behind").isGreaterThanOrEqualTo(STEP_SECONDS - 2);
+        assertThat(consumerIdleMillis(voucherId, STEPPED + "-1")).as("ms since %s-1 last read the stream", STEPPED)
+                .isLessThan(3_000);
+    }
+
+    private static void assertNothingLostOrDoubled(PacedBurst.Result burst, Map<Long, Integer> orders, JsonNode audit) {
+        // a 503 is a Redis command that timed out on a busy machine: refused, nothing taken (checked below)
+        assertThat(burst.answers().keySet()).as("orders, already-ordered, and backend-unavailable only")
+                .allMatch(answer -> answer.startsWith("202 ") || answer.equals("409 already-ordered")
+                        || answer.equals("503 backend-unavailable"));
+        assertThat(burst.accepted().size()).as("shoppers told they have an order").isGreaterThan(SHOPPERS * 95 / 100);
+        assertThat(orders.keySet()).as("every accepted order is in MySQL").containsAll(burst.accepted());
+        Set<Long> unexplained = new HashSet<>(orders.keySet());
+        unexplained.removeAll(burst.accepted());
+        unexplained.removeAll(burst.unknown());
+        assertThat(unexplained).as("orders of shoppers who were told no").isEmpty();
+        assertThat(orders).as("one order per shopper").allSatisfy((shopper, count) -> assertThat(count).isOne());
+        assertThat(audit.path("duplicateBuyers").asLong()).isZero();
+        assertThat(audit.path("oversold").asLong()).isZero();
+        assertThat(audit.path("failedOrders").asLong()).as("no order given up").isZero();
+        assertThat(audit.path("redisAgrees").asBoolean()).as("Redis and MySQL agree: %s", audit).isTrue();
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    /** How many seconds the instance's wall clock is behind ours, read from its Date header. */
+    private static long clockLag(int port) throws IOException, InterruptedException {
+        HttpResponse<Void> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.discarding());
+        Instant theirs = ZonedDateTime.parse(answer.headers().firstValue("Date").orElseThrow(),
+                DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        return Instant.now().getEpochSecond() - theirs.getEpochSecond();
+    }
+
+    /** XINFO CONSUMERS' idle time of one consumer: milliseconds since it last read the stream, by Redis's clock. */
+    private static long consumerIdleMillis(long voucherId, String consumer) throws IOException, InterruptedException {
+        List<String> lines = redis.cli("xinfo", "consumers", VoucherKeys.orders(voucherId), "order-writers").lines()
+                .map(String::trim).toList();
+        for (int i = 0; i + 1 < lines.size(); i++) {
+            if (lines.get(i).equals("name") && lines.get(i + 1).equals(consumer)) {
+                for (int j = i + 2; j + 1 < lines.size() && !lines.get(j).equals("name"); j++) {
+                    if (lines.get(j).equals("idle")) {
+                        return Long.parseLong(lines.get(j + 1));
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no consumer " + consumer + " in " + lines);
+    }
+
+    record Order(long id, Instant createdAt) {
+    }
+
+    /** How far the time in the order's id is ahead of its created_at (both from the instance's clock). */
+    private static long aheadSeconds(Order order) {
+        return Duration.between(order.createdAt(), IdGenerator.issuedAt(order.id())).toSeconds();
+    }
+
+    /** The worker number the instance leased (id_worker_lease names its holder "<instance id>/<token>"). */
+    private static long workerOf(String instanceId) throws SQLException {
+        try (Connection db = connect(); PreparedStatement query = db.prepareStatement(
+                "SELECT worker_id FROM id_worker_lease WHERE owner LIKE ? AND expires_at > UTC_TIMESTAMP(6)")) {
+            query.setString(1, instanceId + "/%");
+            try (ResultSet rows = query.executeQuery()) {
+                assertThat(rows.next()).as("a lease held by %s", instanceId).isTrue();
+                long worker = rows.getLong(1);
+                assertThat(rows.next()).as("one lease held by %s", instanceId).isFalse();
+                return worker;
+            }
+        }
+    }
+
+    /** The voucher's orders whose ids carry this worker number (bits 12-21 of the snowflake layout). */
+    private static List<Order> ordersOfWorker(long voucherId, long worker) throws SQLException {
+        try (Connection db = connect(); PreparedStatement query = db.prepareStatement(
+                "SELECT id, created_at FROM voucher_order WHERE voucher_id = ? AND ((id >> 12) & 1023) = ?")) {
+            query.setLong(1, voucherId);
+            query.setLong(2, worker);
+            List<Order> found = new ArrayList<>();
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    found.add(new Order(rows.getLong(1), rows.getTimestamp(2).toInstant()));
+                }
+            }
+            return found;
+        }
+    }
+
+    /** Times read as the application writes them: UTC. */
+    private static Connection connect() throws SQLException {
+        Map<String, String> servers = TestServers.properties();
+        String url = DB_URL + (DB_URL.contains("?") ? "&" : "?") + "connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true";
+        return DriverManager.getConnection(url, servers.get("spring.datasource.username"),
+                servers.get("spring.datasource.password"));
+    }
+}
