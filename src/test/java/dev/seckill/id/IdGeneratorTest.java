@@ -2,12 +2,12 @@ package dev.seckill.id;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.seckill.support.SteppingClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -142,34 +142,5 @@ class IdGeneratorTest {
 
     private static long workerOf(long id) {
         return (id >>> IdGenerator.SEQUENCE_BITS) & IdGenerator.MAX_WORKER;
-    }
-
-    private static final class SteppingClock extends Clock {
-
-        private final AtomicLong millis;
-
-        SteppingClock(AtomicLong millis) {
-            this.millis = millis;
-        }
-
-        @Override
-        public long millis() {
-            return millis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.get());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
     }
 }

@@ -3,11 +3,10 @@ package dev.seckill.security;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
+import dev.seckill.support.SteppingClock;
 import org.junit.jupiter.api.Test;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.jwt.BadJwtException;
@@ -24,7 +23,7 @@ class CachingJwtDecoderTest {
     static final String SECRET = "unit-test-secret-0123456789-0123456789";
     static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
 
-    final MovableClock clock = new MovableClock(NOW);
+    final SteppingClock clock = SteppingClock.at(NOW);
     final AtomicInteger verified = new AtomicInteger();
     final JwtDecoder real = ShopperTokens.decoder(new AuthSettings(SECRET, Duration.ofHours(1), "admin", "password"), clock);
     final CachingJwtDecoder decoder = new CachingJwtDecoder(token -> {
@@ -79,34 +78,5 @@ class CachingJwtDecoderTest {
         assertThatThrownBy(() -> decoder.decode(token))
                 .isInstanceOfSatisfying(JwtValidationException.class, e -> assertThat(e.getErrors())
                         .extracting(OAuth2Error::getErrorCode).containsExactly(ShopperTokens.EXPIRED));
-    }
-
-    /** A clock a test moves; the decoder and its validators read it on every call. */
-    static final class MovableClock extends Clock {
-
-        private final AtomicReference<Instant> now;
-
-        MovableClock(Instant start) {
-            this.now = new AtomicReference<>(start);
-        }
-
-        void set(Instant instant) {
-            now.set(instant);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
     }
 }
