@@ -168,7 +168,7 @@ class ClockStepChaosIT {
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
         Map<Long, Integer> orders = ChaosReport.orderCounts(DB_URL, voucherId);
-        ChaosReport.print("one instance's clock stepped back a minute mid-burst", burst, orders.keySet(), audit, drainStart);
+        ChaosReport.print("8. one instance's clock stepped back a minute mid-burst", burst, orders.keySet(), audit, drainStart);
 
         // Ids of the stepped instance: created_at went back a minute, the ids kept growing.
         List<Order> stepped = ordersOfWorker(voucherId, workerOf(STEPPED));

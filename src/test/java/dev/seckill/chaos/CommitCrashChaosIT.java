@@ -131,7 +131,7 @@ class CommitCrashChaosIT {
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));
         Map<Long, Integer> orders = ChaosReport.orderCounts(DB_URL, voucherId);
-        ChaosReport.print("crash between the MySQL commit and the acknowledgement, restarted under its own consumer name",
+        ChaosReport.print("5. crash between the MySQL commit and the acknowledgement, restarted under its own consumer name",
                 burst, orders.keySet(), audit, drainStart);
 
         // The crash happened where it was meant to: the batch was in MySQL and not acknowledged.
