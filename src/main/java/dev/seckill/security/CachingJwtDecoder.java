@@ -18,7 +18,14 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
  */
 final class CachingJwtDecoder implements JwtDecoder {
 
-    static final long MAX_TOKENS = 250_000;
+    /**
+     * A remembered token holds its string, the {@code Jwt} and its two maps: about a kilobyte. At 250,000 the
+     * cache grew to a few hundred megabytes under a stream of new shoppers, most of a 512 MB heap, and G1's
+     * concurrent marking took a fifth of the instance's CPU (docs/benchmarks.md, 2026-11-24). The shoppers
+     * worth remembering are the ones clicking again, and Caffeine's frequency-based admission keeps those
+     * over one-time tokens, so a few megabytes of them are enough.
+     */
+    static final long MAX_TOKENS = 20_000;
     /** Bounds how long a token is trusted without a fresh check, whatever its expiry. */
     static final Duration REMEMBER_FOR = Duration.ofMinutes(5);
 
@@ -41,5 +48,11 @@ final class CachingJwtDecoder implements JwtDecoder {
         Jwt verified = decoder.decode(token);
         accepted.put(token, verified);
         return verified;
+    }
+
+    /** How many tokens are remembered once pending evictions have run. */
+    long remembered() {
+        accepted.cleanUp();
+        return accepted.estimatedSize();
     }
 }

@@ -79,4 +79,14 @@ class CachingJwtDecoderTest {
                 .isInstanceOfSatisfying(JwtValidationException.class, e -> assertThat(e.getErrors())
                         .extracting(OAuth2Error::getErrorCode).containsExactly(ShopperTokens.EXPIRED));
     }
+
+    @Test
+    void aStreamOfNewShoppersStaysWithinTheBound() {
+        CachingJwtDecoder unverified = new CachingJwtDecoder(token -> Jwt.withTokenValue(token).header("alg", "HS256")
+                .subject(token).expiresAt(NOW.plus(Duration.ofHours(1))).build(), clock);
+        for (long shopper = 1; shopper <= CachingJwtDecoder.MAX_TOKENS + 5_000; shopper++) {
+            unverified.decode("token-of-shopper-" + shopper);
+        }
+        assertThat(unverified.remembered()).isLessThanOrEqualTo(CachingJwtDecoder.MAX_TOKENS);
+    }
 }
