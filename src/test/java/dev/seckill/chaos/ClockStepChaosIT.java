@@ -106,6 +106,13 @@ class ClockStepChaosIT {
                 "FAKETIME_CACHE_DURATION", "1",
                 // the JVM hangs when its monotonic clock is faked too; a real clock step leaves it alone anyway
                 "FAKETIME_DONT_FAKE_MONOTONIC", "1",
+                // libfaketime 0.9.10 (Debian 12) turns every timed wait on a CLOCK_MONOTONIC condition variable
+                // (Object.wait, Thread.sleep, parkNanos) into one that times out at once: its timedwait wrapper
+                // reads the faked monotonic clock, a date, and with the "forced monotonic fix" (on by default for
+                // glibc >= 2.30) sets a deadline in the past. Threads spun instead of sleeping and the instance
+                // crawled. Without the fix the caller's own deadline is kept; the wall clock still steps.
+                // (Fixed upstream after 0.9.12, wolfcw/libfaketime#503; no release has it.)
+                "FAKETIME_FORCE_MONOTONIC_FIX", "0",
                 // file times stay true (class loading, Tomcat)
                 "NO_FAKE_STAT", "1"), List.of(), null, FAKED_START_TIMEOUT);
         // Side by side: under libfaketime every clock and stat call goes through it, and the JVM starts about
