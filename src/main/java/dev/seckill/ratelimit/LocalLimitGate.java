@@ -30,9 +30,11 @@ final class LocalLimitGate {
     private final Cache<Long, Boolean> refusedLately;
 
     LocalLimitGate(Duration window, Ticker ticker) {
-        this.seenThisWindow = Caffeine.newBuilder().ticker(ticker).expireAfterWrite(window)
+        // Evictions run on the calling thread: handing them to the common pool cost more than doing them
+        // (a wake-up and a park per burst of new shoppers; async-profiler, docs/benchmarks.md 2026-11-24).
+        this.seenThisWindow = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).expireAfterWrite(window)
                 .maximumSize(MAX_SHOPPERS).build();
-        this.refusedLately = Caffeine.newBuilder().ticker(ticker).expireAfterWrite(window.dividedBy(10))
+        this.refusedLately = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).expireAfterWrite(window.dividedBy(10))
                 .maximumSize(MAX_SHOPPERS).build();
     }
 
