@@ -131,12 +131,7 @@ final class ChaosCluster implements AutoCloseable {
     }
 
     private void launch() throws Exception {
-        // A new Redis comes with a new database: the last run's epoch marker would count as a loss of this Redis.
-        try (Connection db = admin(dbUrl); Statement sql = db.createStatement()) {
-            String database = "`" + db.getCatalog() + "`";
-            sql.execute("DROP DATABASE " + database);
-            sql.execute("CREATE DATABASE " + database);
-        }
+        freshDatabase(dbUrl);
         Map<String, String> servers = new LinkedHashMap<>();
         String appDbUrl = dbUrl;
         if (settings.mySqlProxy) {
@@ -159,6 +154,18 @@ final class ChaosCluster implements AutoCloseable {
         }
         nginx = Nginx.start(List.of(instance(1).port(), instance(2).port()), "");
         api = new Api(nginx.port());
+    }
+
+    /**
+     * Empties the database at {@code dbUrl}. A new Redis comes with a new database: the last run's epoch marker
+     * would count as a loss of this Redis.
+     */
+    static void freshDatabase(String dbUrl) throws SQLException {
+        try (Connection db = admin(dbUrl); Statement sql = db.createStatement()) {
+            String database = "`" + db.getCatalog() + "`";
+            sql.execute("DROP DATABASE " + database);
+            sql.execute("CREATE DATABASE " + database);
+        }
     }
 
     /** A connection to {@code dbUrl} (created if missing) with the tests' admin account. */

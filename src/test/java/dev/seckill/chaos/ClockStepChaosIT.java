@@ -92,6 +92,7 @@ class ClockStepChaosIT {
             throw new IllegalStateException("This test steps an instance's clock with libfaketime, and " + LIBFAKETIME
                     + " is missing: `apt-get install faketime` (.ci/run installs it)");
         }
+        ChaosCluster.freshDatabase(DB_URL);
         redis = RedisServer.start("always");
         offsetFile = Files.createTempFile("seckill-faketime", ".rc");
         Files.writeString(offsetFile, "+0\n");
