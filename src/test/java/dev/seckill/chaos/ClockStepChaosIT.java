@@ -58,7 +58,7 @@ import static org.assertj.core.api.Assertions.within;
  *       back a minute, their ids do not), and no id is issued twice;</li>
  *   <li>the consumer's timers are monotonic: 10 s after the step, with the other instance stopped, orders
  *       taken by the stepped instance reach MySQL within seconds, through its consumer alone;</li>
- *   <li>sale windows are wall-clock times: a sale opened 20 s ago has "not started" on the stepped
+ *   <li>sale windows are wall-clock times: a sale opened 5 s ago has "not started" on the stepped
  *       instance (a refusal, nothing taken) while the other one sells it;</li>
  *   <li>JWTs: a token the stepped instance issues is dated a minute early (it expires a minute early), and
  *       the other instance accepts it; tokens issued before are accepted by both.</li>

@@ -1,27 +1,23 @@
-package dev.seckill.seckill;
+package dev.seckill.chaos;
 
-import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.TcpProxy;
-import dev.seckill.support.Instances;
-import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * MySQL stops answering without closing anything (a hung server, a firewall dropping packets): the
- * instance reaches it through a proxy that keeps every connection open and forwards nothing. With the
- * shipped timeouts (application.yml, nothing overridden here) the sync path answers 503
- * backend-unavailable within seconds instead of holding the request, and a Tomcat thread, for as long
- * as the outage lasts; when MySQL answers again, so does the next order.
+ * MySQL stops answering without closing anything (a hung server, a firewall dropping packets): both sync
+ * instances reach it through a proxy that keeps every connection open and forwards nothing, and the
+ * shopper asks through Nginx, as a client would. With the shipped timeouts (application.yml, nothing
+ * overridden here) the sync path answers 503 backend-unavailable within seconds instead of holding the
+ * request, and a Tomcat thread, for as long as the outage lasts; when MySQL answers again, so does the
+ * next order.
  */
 class SyncMySqlBlackHoleIT {
 
@@ -31,12 +27,10 @@ class SyncMySqlBlackHoleIT {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void theSyncPathAnswers503WithinSecondsWhileMySqlIsABlackHoleAndRecoversAfter() throws Exception {
-        String dbUrl = TestServers.properties().get("spring.datasource.url");
-        URI db = URI.create(dbUrl.substring("jdbc:".length()));
-        try (TcpProxy mysql = new TcpProxy(db.getHost(), db.getPort());
-                ConfigurableApplicationContext app = start(
-                        dbUrl.replace(db.getHost() + ":" + db.getPort(), "127.0.0.1:" + mysql.port()))) {
-            Api api = new Api(Integer.parseInt(app.getEnvironment().getRequiredProperty("local.server.port")));
+        try (ChaosCluster cluster = ChaosCluster.named("black-hole", "seckill_chaos_black_hole").mode("sync")
+                .mySqlProxy().start()) {
+            Api api = cluster.api();
+            TcpProxy mysql = cluster.mySql();
             long voucherId = api.createVoucher(10);
             List<String> shoppers = api.mintShoppers(6);
             api.seckill(voucherId, shoppers.get(0)).expectStatus(201);
@@ -44,7 +38,7 @@ class SyncMySqlBlackHoleIT {
             mysql.blackHole();
             // At once (the pool hands out a connection it just used, unchecked: only the socket timeout
             // can end the wait), then after a pause (the pool validates an idle connection first, and
-            // opens new ones into the black hole).
+            // opens new ones into the black hole). Nginx takes turns, so both instances meet it.
             expectBackendUnavailableInTime(api, voucherId, shoppers.get(1));
             Thread.sleep(1_000);
             expectBackendUnavailableInTime(api, voucherId, shoppers.get(2));
@@ -63,12 +57,9 @@ class SyncMySqlBlackHoleIT {
         long start = System.nanoTime();
         Response response = api.seckill(voucherId, shopper);
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        System.out.printf("MySQL black hole: %d %s in %d ms%n", response.status(), response.code(), millis);
+        System.out.printf("MySQL black hole, through Nginx: %d %s in %d ms (%s)%n", response.status(), response.code(),
+                millis, response.instanceId());
         response.expectProblem(503, "backend-unavailable");
         assertThat(millis).as("answer time with MySQL a black hole").isLessThan(MAX_ANSWER_MILLIS);
-    }
-
-    private static ConfigurableApplicationContext start(String proxiedDbUrl) {
-        return Instances.start("sync", "black-hole-it", Map.of("spring.datasource.url", proxiedDbUrl));
     }
 }
