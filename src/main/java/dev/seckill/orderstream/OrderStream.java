@@ -6,6 +6,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.stock.LuaScript;
@@ -40,8 +42,9 @@ public class OrderStream implements ConsumerStream {
     private final LuaScript fail;
     private final LuaScript failDuplicate;
     private final LuaScript shopperOrder;
+    private final EnqueueCoalescer coalescer;
 
-    OrderStream(RedissonClient redisson, StreamSettings settings, ReplicaSettings replicas) {
+    OrderStream(RedissonClient redisson, StreamSettings settings, ReplicaSettings replicas, EnqueueSettings enqueueing) {
         this.redisson = redisson;
         this.settings = settings;
         this.replicas = replicas;
@@ -50,6 +53,7 @@ public class OrderStream implements ConsumerStream {
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
         this.failDuplicate = new LuaScript(redisson, "seckill-fail-duplicate.lua");
         this.shopperOrder = new LuaScript(redisson, "shopper-order.lua");
+        this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch());
     }
 
     public enum Enqueued {
@@ -86,28 +90,63 @@ public class OrderStream implements ConsumerStream {
     /**
      * The one Redis call of an async order: decides and queues atomically. When the shopper already
      * bought, the same call answers which order is theirs, so naming it costs no second round trip.
+     * Concurrent orders of the voucher share the call ({@link EnqueueCoalescer}); each gets its own answer.
      * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
      * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
+     *
+     * @throws RuntimeException what Redisson threw for the call (an outage: connection, timeout)
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        List<Object> keys = VoucherKeys.forEnqueue(voucherId);
-        Object result;
-        if (replicas.waitReplicas() == 0) {
-            result = enqueue.evalValue(keys, shopperId, orderId, createdAtMillis);
-        } else {
-            LuaScript.Replicated answer = enqueue.evalValueReplicated(replicas.waitReplicas(), replicas.waitTimeout(),
-                    keys, shopperId, orderId, createdAtMillis);
-            result = answer.value();
-            if (answer.replicas() < replicas.waitReplicas() && result instanceof Number code
-                    && Enqueued.ofCode(code.longValue()) == Enqueued.ACCEPTED) {
-                return new Enqueue(Enqueued.UNCONFIRMED, 0);
+        try {
+            return coalescer.enqueue(voucherId, new EnqueueCoalescer.Order(shopperId, orderId, createdAtMillis)).join();
+        } catch (CompletionException e) {
+            // The caller handles Redisson's own exceptions (an outage answers 503), as from a blocking call.
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
             }
+            throw e;
         }
-        if (result instanceof Number code) {
-            return new Enqueue(Enqueued.ofCode(code.longValue()), 0);
+    }
+
+    /** Enqueue calls sent and the orders they carried, since start (fewer calls than orders: shared calls). */
+    public record EnqueueCalls(long calls, long orders) {
+    }
+
+    public EnqueueCalls enqueueCalls() {
+        return new EnqueueCalls(coalescer.calls(), coalescer.orders());
+    }
+
+    private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<EnqueueCoalescer.Order> orders) {
+        List<Object> keys = VoucherKeys.forEnqueue(voucherId);
+        Object[] args = new Object[3 * orders.size()];
+        for (int i = 0; i < orders.size(); i++) {
+            EnqueueCoalescer.Order order = orders.get(i);
+            args[3 * i] = order.shopperId();
+            args[3 * i + 1] = order.orderId();
+            args[3 * i + 2] = order.createdAtMillis();
+        }
+        if (replicas.waitReplicas() == 0) {
+            return enqueue.evalListAsync(keys, args).thenApply(answers -> outcomes(answers, false));
+        }
+        return enqueue.evalListReplicatedAsync(replicas.waitReplicas(), replicas.waitTimeout(), keys, args)
+                .thenApply(answer -> outcomes(answer.value(), answer.replicas() < replicas.waitReplicas()));
+    }
+
+    private static List<Enqueue> outcomes(List<Object> answers, boolean unconfirmed) {
+        List<Enqueue> outcomes = new ArrayList<>(answers.size());
+        for (Object answer : answers) {
+            outcomes.add(outcome(answer, unconfirmed));
+        }
+        return outcomes;
+    }
+
+    private static Enqueue outcome(Object answer, boolean unconfirmed) {
+        if (answer instanceof Number code) {
+            Enqueued outcome = Enqueued.ofCode(code.longValue());
+            return new Enqueue(unconfirmed && outcome == Enqueued.ACCEPTED ? Enqueued.UNCONFIRMED : outcome, 0);
         }
         // The only string answer is the id of the shopper's existing order.
-        return new Enqueue(Enqueued.ALREADY_BOUGHT, Long.parseLong(result.toString()));
+        return new Enqueue(Enqueued.ALREADY_BOUGHT, Long.parseLong(answer.toString()));
     }
 
     /**

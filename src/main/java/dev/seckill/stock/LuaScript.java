@@ -5,9 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import org.redisson.api.BatchOptions;
-import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
@@ -53,30 +54,60 @@ public final class LuaScript {
     }
 
     /** What a script answered, and how many replicas confirmed having its writes. */
-    public record Replicated(Object value, int replicas) {
+    public record Replicated<T>(T value, int replicas) {
     }
 
     /**
-     * {@link #evalValue}, followed by {@code WAIT replicas timeout} in the same pipelined batch (Redisson's
-     * {@link BatchOptions#sync}): one round trip that returns once {@code replicas} replicas have the
+     * For a script that answers a Lua table of integers and strings, without blocking the caller: the
+     * answer completes on Redisson's thread. Reloads the script and runs it again if Redis forgot it.
+     */
+    public CompletableFuture<List<Object>> evalListAsync(List<Object> keys, Object... args) {
+        return this.<List<Object>>evalShaAsync(keys, args).exceptionallyCompose(error -> {
+            if (!(unwrap(error) instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(error);
+            }
+            return script.scriptLoadAsync(source).toCompletableFuture().thenCompose(loaded -> {
+                sha = loaded;
+                return evalShaAsync(keys, args);
+            });
+        });
+    }
+
+    /**
+     * {@link #evalListAsync}, followed by {@code WAIT replicas timeout} in the same pipelined batch (Redisson's
+     * {@link BatchOptions#sync}): one round trip that completes once {@code replicas} replicas have the
      * script's writes, or after {@code timeout} with fewer. A script that wrote nothing leaves the connection's
      * last write to wait for (the WAIT covers everything written on that connection so far).
      */
-    public Replicated evalValueReplicated(int replicas, Duration timeout, List<Object> keys, Object... args) {
-        try {
-            return replicated(replicas, timeout, keys, args);
-        } catch (RedisNoScriptException e) {
-            sha = script.scriptLoad(source);
-            return replicated(replicas, timeout, keys, args);
-        }
+    public CompletableFuture<Replicated<List<Object>>> evalListReplicatedAsync(int replicas, Duration timeout,
+            List<Object> keys, Object... args) {
+        return replicatedAsync(replicas, timeout, keys, args).exceptionallyCompose(error -> {
+            if (!(unwrap(error) instanceof RedisNoScriptException)) {
+                return CompletableFuture.failedFuture(error);
+            }
+            return script.scriptLoadAsync(source).toCompletableFuture().thenCompose(loaded -> {
+                sha = loaded;
+                return replicatedAsync(replicas, timeout, keys, args);
+            });
+        });
     }
 
-    private Replicated replicated(int replicas, Duration timeout, List<Object> keys, Object... args) {
+    private CompletableFuture<Replicated<List<Object>>> replicatedAsync(int replicas, Duration timeout,
+            List<Object> keys, Object... args) {
         RBatch batch = redisson.createBatch(BatchOptions.defaults().sync(replicas, timeout));
-        RFuture<Object> answer = batch.getScript(StringCodec.INSTANCE).evalShaAsync(RScript.Mode.READ_WRITE, sha,
-                RScript.ReturnType.VALUE, keys, args);
-        BatchResult<?> done = batch.execute();
-        return new Replicated(answer.toCompletableFuture().join(), done.getSyncedSlaves());
+        RFuture<List<Object>> answer = batch.getScript(StringCodec.INSTANCE).evalShaAsync(RScript.Mode.READ_WRITE, sha,
+                RScript.ReturnType.LIST, keys, args);
+        return batch.executeAsync().toCompletableFuture()
+                .thenCombine(answer.toCompletableFuture(), (done, value) -> new Replicated<>(value, done.getSyncedSlaves()));
+    }
+
+    private <T> CompletableFuture<T> evalShaAsync(List<Object> keys, Object... args) {
+        return script.<T>evalShaAsync(RScript.Mode.READ_WRITE, sha, RScript.ReturnType.LIST, keys, args)
+                .toCompletableFuture();
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private <T> T eval(RScript.ReturnType returns, List<Object> keys, Object... args) {

@@ -190,7 +190,8 @@ class ReplicaWaitIT {
 
     private static OrderStream stream(RedissonClient redisson, int waitReplicas) {
         return new OrderStream(redisson, new StreamSettings("order-writers", 200, Duration.ofMillis(20),
-                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)));
+                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
+                new EnqueueSettings(100));
     }
 
     private static RedissonClient redisson(RedisServer server) {
