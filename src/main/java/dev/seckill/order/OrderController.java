@@ -20,7 +20,7 @@ class OrderController {
         this.rateLimits = rateLimits;
     }
 
-    @GetMapping("/orders/{orderId}")
+    @GetMapping({"/orders/{orderId}", "/shop/orders/{orderId}"})
     OrderView get(@PathVariable @Positive long orderId, @AuthenticationPrincipal CurrentShopper shopper) {
         rateLimits.requireOrderReadPermit(shopper.id());
         return queries.findOwn(orderId, shopper.id());

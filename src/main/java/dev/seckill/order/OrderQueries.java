@@ -1,5 +1,6 @@
 package dev.seckill.order;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -63,6 +64,15 @@ public class OrderQueries {
                     .orElseThrow(() -> new SeckillProblem(ProblemCode.ORDER_NOT_FOUND));
             case NONE -> throw new SeckillProblem(ProblemCode.ORDER_NOT_FOUND);
         };
+    }
+
+    /**
+     * The shopper's latest orders as MySQL has them. An async order still on its way (a few milliseconds
+     * normally) is not listed yet; {@link #findOwn} follows one order through every state.
+     */
+    @Transactional(readOnly = true)
+    List<OrderView> latestOwn(long shopperId) {
+        return orders.findTop50ByUserIdOrderByIdDesc(shopperId).stream().map(VoucherOrder::toView).toList();
     }
 
     /** The id of the shopper's order of this voucher in MySQL, if any (the sync path's orders all are). */

@@ -1,5 +1,6 @@
 package dev.seckill.order;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.springframework.data.jpa.repository.JpaRepository;
@@ -12,4 +13,7 @@ interface OrderRepository extends JpaRepository<VoucherOrder, Long> {
 
     /** At most one: UNIQUE(user_id, voucher_id). */
     Optional<VoucherOrder> findByUserIdAndVoucherId(long userId, long voucherId);
+
+    /** The shopper's latest orders, newest first (ids are time-ordered); read through UNIQUE(user_id, ...). */
+    List<VoucherOrder> findTop50ByUserIdOrderByIdDesc(long userId);
 }

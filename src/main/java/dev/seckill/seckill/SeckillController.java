@@ -58,7 +58,7 @@ class SeckillController {
      * The replayed body says what the first said (PENDING in async mode even if MySQL has it by now):
      * {@code GET /orders/{orderId}} tells the current state.
      */
-    @PostMapping("/seckill/{voucherId}")
+    @PostMapping({"/seckill/{voucherId}", "/shop/seckill/{voucherId}"})
     void place(@PathVariable @Positive long voucherId,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false)
             @Pattern(regexp = "[\\x20-\\x7E]{1,64}", message = "Idempotency-Key must be 1 to 64 printable ASCII characters")

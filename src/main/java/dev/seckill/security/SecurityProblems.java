@@ -13,6 +13,7 @@ import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.jwt.JwtValidationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.csrf.CsrfException;
 import org.springframework.security.web.access.AccessDeniedHandler;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 
@@ -46,8 +47,10 @@ final class SecurityProblems {
         return (request, response, denied) -> write(request, response, ProblemCode.NOT_FOUND);
     }
 
+    /** A missing or wrong CSRF token says so (csrf-rejected); any other denial is access-denied. */
     static AccessDeniedHandler accessDenied() {
-        return (request, response, denied) -> write(request, response, ProblemCode.ACCESS_DENIED);
+        return (request, response, denied) -> write(request, response,
+                denied instanceof CsrfException ? ProblemCode.CSRF_REJECTED : ProblemCode.ACCESS_DENIED);
     }
 
     /** Spring Security's firewall refused the URL (encoded slashes, {@code //}, dot segments, {@code ;}, ...). */

@@ -26,6 +26,7 @@ public enum ProblemCode {
     ADMIN_CREDENTIALS_MISSING("admin-credentials-missing", HttpStatus.UNAUTHORIZED, "Admin credentials are required"),
     ADMIN_CREDENTIALS_INVALID("admin-credentials-invalid", HttpStatus.UNAUTHORIZED, "Admin credentials are wrong"),
     ACCESS_DENIED("access-denied", HttpStatus.FORBIDDEN, "These credentials may not do this"),
+    CSRF_REJECTED("csrf-rejected", HttpStatus.FORBIDDEN, "A change made from a browser must carry the page's CSRF token"),
     RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests; slow down"),
     REQUEST_REJECTED("request-rejected", HttpStatus.BAD_REQUEST,
             "The request URL is not allowed (encoded or repeated slashes, dot segments, semicolons, control characters)"),

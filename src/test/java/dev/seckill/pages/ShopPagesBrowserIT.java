@@ -1,0 +1,168 @@
+package dev.seckill.pages;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.support.Api;
+import dev.seckill.support.Browser;
+import dev.seckill.support.Instances;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shopper's pages in a real browser (Debian's Chromium, headless) against a real instance: the countdown
+ * runs out and the button opens, one click buys and the order turns CONFIRMED without a reload, a sold-out
+ * sale says so, a double click sends one request, and every page passes axe-core at phone width with nothing
+ * loaded from elsewhere.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class ShopPagesBrowserIT {
+
+    static final String DB_URL = TestServers.properties().get("spring.datasource.url")
+            .replace("/seckill_test", "/seckill_browser_shop");
+
+    static ConfigurableApplicationContext app;
+    static Api api;
+    static String base;
+
+    @BeforeAll
+    static void instance() {
+        assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
+                .isTrue();
+        app = Instances.start("async", "browser-shop", Map.of("seckill.sign-in.test-shoppers", "true",
+                "spring.datasource.url", DB_URL));
+        api = new Api(Instances.port(app));
+        base = "http://127.0.0.1:" + Instances.port(app);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @Test
+    void aShopperWaitsOutTheCountdownBuysAndSeesTheOrderConfirmed() {
+        long voucherId = api.createVoucher(5, Instant.now().plusSeconds(5), Instant.now().plusSeconds(3600));
+        try (Browser browser = Browser.start(1280, 900)) {
+            signInAsTestShopper(browser, "/sales/" + voucherId);
+            WebElement buy = browser.find("#buy");
+            assertThat(buy.isEnabled()).as("closed before the start").isFalse();
+            assertThat(buy.getText()).isEqualTo("Not on sale yet");
+            assertThat(browser.find("#countdown").getText()).startsWith("Starts in 00:00:0");
+            browser.screenshot("shop-voucher-countdown");
+
+            browser.await(Duration.ofSeconds(15)).until(driver -> buy.isEnabled());
+            assertThat(browser.find("#countdown").getText()).startsWith("On sale");
+            buy.click();
+            awaitStatus(browser, "CONFIRMED", Duration.ofSeconds(30));
+            assertThat(browser.find("#order-status").getText()).matches("Order \\d+ is CONFIRMED\\.");
+            browser.screenshot("shop-voucher-confirmed");
+
+            browser.open(base + "/my/orders");
+            assertThat(browser.find("table tbody").getText()).contains("Voucher " + voucherId).contains("CONFIRMED");
+            browser.screenshot("shop-my-orders");
+        }
+    }
+
+    @Test
+    void aShopperAfterTheSellOutSeesSoldOutBeforeAndAfterClicking() throws Exception {
+        long soldBefore = api.createVoucher(1);
+        api.seckill(soldBefore, api.mintShoppers(1).get(0)).expectStatus(202);
+        api.awaitNoPendingOrders(soldBefore, Duration.ofSeconds(10));
+        long soldWhileOpen = api.createVoucher(1);
+        try (Browser browser = Browser.start(1280, 900)) {
+            signInAsTestShopper(browser, "/sales/" + soldBefore);
+            WebElement buy = browser.find("#buy");
+            browser.await(Duration.ofSeconds(5)).until(driver -> "Sold out".equals(buy.getText()));
+            assertThat(buy.isEnabled()).isFalse();
+
+            browser.open(base + "/sales/" + soldWhileOpen);
+            WebElement open = browser.find("#buy");
+            browser.await(Duration.ofSeconds(5)).until(driver -> open.isEnabled());
+            api.seckill(soldWhileOpen, api.mintShoppers(1).get(0)).expectStatus(202);
+            open.click();
+            awaitStatus(browser, "sold-out", Duration.ofSeconds(10));
+            assertThat(browser.find("#order-status").getText()).isEqualTo("Sold out: every unit has been taken.");
+            assertThat(open.isEnabled()).isFalse();
+            browser.screenshot("shop-voucher-sold-out");
+        }
+    }
+
+    @Test
+    void aDoubleClickSendsOneRequestAndMakesOneOrder() throws Exception {
+        long voucherId = api.createVoucher(10);
+        try (Browser browser = Browser.start(1280, 900)) {
+            signInAsTestShopper(browser, "/sales/" + voucherId);
+            WebElement buy = browser.find("#buy");
+            browser.await(Duration.ofSeconds(5)).until(driver -> buy.isEnabled());
+            browser.script("""
+                    window.purchases = 0;
+                    var send = window.fetch;
+                    window.fetch = function (url, init) {
+                      if (String(url).indexOf('/shop/seckill/') === 0) { window.purchases++; }
+                      return send.apply(this, arguments);
+                    };""");
+            new Actions(browser.driver()).doubleClick(buy).click(buy).perform();
+            awaitStatus(browser, "CONFIRMED", Duration.ofSeconds(30));
+            assertThat(((Number) browser.script("return window.purchases;")).intValue()).as("purchase requests").isOne();
+        }
+        JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(10));
+        assertThat(audit.path("orders").asLong()).isOne();
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
+    void everyPageFitsAPhonePassesAxeAndLoadsNothingFromElsewhere() {
+        long voucherId = api.createVoucher(3, Instant.now().plusSeconds(600), Instant.now().plusSeconds(3600));
+        try (Browser phone = Browser.start(390, 844)) {
+            checkPage(phone, "/sign-in", "phone-sign-in");
+            signInAsTestShopper(phone, "/");
+            for (String path : List.of("/", "/sales/" + voucherId, "/my/orders")) {
+                checkPage(phone, path, "phone" + path.replace('/', '-').replaceAll("-\\d+$", "-voucher"));
+            }
+        }
+    }
+
+    private static void checkPage(Browser browser, String path, String screenshot) {
+        browser.open(base + path);
+        assertThat(browser.fitsWidth()).as("%s fits 390 px", path).isTrue();
+        assertThat(browser.accessibilityViolations()).as("axe-core on %s", path).isEmpty();
+        assertThat(browser.resourcesNotFrom(base)).as("resources of %s from elsewhere", path).isEmpty();
+        browser.screenshot(screenshot.equals("phone-") ? "phone-sales" : screenshot);
+    }
+
+    /** Through the sign-in page's own form (and its CSRF token), as a person would. */
+    private static void signInAsTestShopper(Browser browser, String next) {
+        browser.open(base + "/sign-in?next=" + next);
+        browser.find("#test-shopper").click();
+        browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().equals(base + next));
+    }
+
+    /** Waits for the order status to say {@code kind}; a timeout says what it said instead. */
+    private static void awaitStatus(Browser browser, String kind, Duration timeout) {
+        try {
+            browser.await(timeout).until(driver -> kind.equals(status(browser)));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError("status never became " + kind + "; it says [" + status(browser) + "] "
+                    + browser.find("#order-status").getText(), e);
+        }
+    }
+
+    private static String status(Browser browser) {
+        return browser.find("#order-status").getDomAttribute("data-kind");
+    }
+}
