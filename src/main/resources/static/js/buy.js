@@ -99,7 +99,11 @@
           return;
         }
         var code = a.body && a.body.code;
-        say(WORDS[code] || (a.body && (a.body.detail || a.body.title)) || 'Something went wrong.', code || 'error');
+        var words = WORDS[code] || (a.body && (a.body.detail || a.body.title)) || 'Something went wrong.';
+        if (code === 'sale-not-started' && a.body.detail) {
+          words += ' ' + a.body.detail + '.';
+        }
+        say(words, code || 'error');
         if (code === 'already-ordered') {
           done = true;
           button.textContent = 'Bought';

@@ -51,15 +51,23 @@ class VoucherService {
     }
 
     VoucherView create(CreateVoucherRequest request) {
-        VoucherView created = tx.execute(status -> {
+        VoucherView written = tx.execute(status -> {
             Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
                     request.price(), clock.instant()));
             SeckillVoucher sale = seckillVouchers.save(new SeckillVoucher(voucher.getId(), request.stock(),
                     request.beginTime().toInstant(), request.endTime().toInstant()));
             return view(voucher, sale);
         });
+        // The window as MySQL keeps it, read back after the commit: that is what every other instance (and
+        // this one after a restart) will read, and what the pages show. It can differ from the request's:
+        // MariaDB announces itself as "5.5.5-10.x", so Connector/J sends it whole seconds, and MySQL rounds
+        // to DATETIME(3). Remembering the request's own times opened the sale up to a second later here than
+        // anywhere else.
+        SaleWindow stored = requireSale(written.id()).window();
+        VoucherView created = new VoucherView(written.id(), written.title(), written.description(), written.price(),
+                written.stock(), written.initialStock(), stored.begin(), stored.end());
         stock.set(created.id(), created.stock());
-        windows.remember(created.id(), new SaleWindow(created.beginTime(), created.endTime()));
+        windows.remember(created.id(), stored);
         events.publishEvent(new VoucherStockChanged(created.id(), false));
         return created;
     }

@@ -35,8 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class PageSecurityIT {
 
-    static final String DB_URL = TestServers.properties().get("spring.datasource.url")
-            .replace("/seckill_test", "/seckill_page_security");
     static final String ADMIN = "Basic " + Base64.getEncoder().encodeToString(
             (TestServers.ADMIN_USER + ":" + TestServers.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8));
     static final Pattern META_TOKEN = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">");
@@ -48,8 +46,7 @@ class PageSecurityIT {
 
     @BeforeAll
     static void instance() {
-        app = Instances.start("async", "page-security", Map.of("seckill.sign-in.test-shoppers", "true",
-                "spring.datasource.url", DB_URL));
+        app = Instances.start("async", "page-security", Map.of("seckill.sign-in.test-shoppers", "true"));
         api = new Api(Instances.port(app));
         base = "http://127.0.0.1:" + Instances.port(app);
     }

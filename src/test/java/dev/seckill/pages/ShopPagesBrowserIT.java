@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
 import dev.seckill.support.Instances;
+import dev.seckill.support.Nginx;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +23,7 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The shopper's pages in a real browser (Debian's Chromium, headless) against a real instance: the countdown
+ * The shopper's pages in a real browser (Debian's Chromium, headless) through Nginx to a real instance: the countdown
  * runs out and the button opens, one click buys and the order turns CONFIRMED without a reload, a sold-out
  * sale says so, a double click sends one request, and every page passes axe-core at phone width with nothing
  * loaded from elsewhere.
@@ -30,25 +31,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ShopPagesBrowserIT {
 
-    static final String DB_URL = TestServers.properties().get("spring.datasource.url")
-            .replace("/seckill_test", "/seckill_browser_shop");
 
     static ConfigurableApplicationContext app;
+    static Nginx nginx;
     static Api api;
+    /** The browser comes in through the repository's Nginx rules, as a shopper would. */
     static String base;
 
     @BeforeAll
     static void instance() {
         assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
                 .isTrue();
-        app = Instances.start("async", "browser-shop", Map.of("seckill.sign-in.test-shoppers", "true",
-                "spring.datasource.url", DB_URL));
+        app = Instances.start("async", "browser-shop", Map.of("seckill.sign-in.test-shoppers", "true"));
         api = new Api(Instances.port(app));
-        base = "http://127.0.0.1:" + Instances.port(app);
+        nginx = Nginx.start(Instances.port(app), "");
+        base = "http://127.0.0.1:" + nginx.port();
     }
 
     @AfterAll
     static void stop() {
+        if (nginx != null) {
+            nginx.close();
+        }
         if (app != null) {
             app.close();
         }
@@ -158,7 +162,9 @@ class ShopPagesBrowserIT {
             browser.await(timeout).until(driver -> kind.equals(status(browser)));
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("status never became " + kind + "; it says [" + status(browser) + "] "
-                    + browser.find("#order-status").getText(), e);
+                    + browser.find("#order-status").getText() + " (page's server time "
+                    + browser.script("return window.seckillClock.now();") + ", sale from "
+                    + browser.find("#countdown").getDomAttribute("data-begin") + ")", e);
         }
     }
 

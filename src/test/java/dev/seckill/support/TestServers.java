@@ -3,6 +3,9 @@ package dev.seckill.support;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -65,6 +68,11 @@ public final class TestServers {
             props.put("spring.data.redis.port", listening(6379) ? "6379" : "6380");
             // not database 0, which the local cluster (scripts/cluster) uses on the same server
             props.put("spring.data.redis.database", "1");
+            if (isMariaDb(props)) {
+                // as scripts/cluster runs it: without the profile, Hibernate takes MariaDB ("5.5.5-10.x") for
+                // MySQL 5.5 and drops the milliseconds of every time it writes
+                props.put("spring.profiles.active", "mariadb");
+            }
         } else if (DockerClientFactory.instance().isDockerAvailable()) {
             startContainers(props);
         } else {
@@ -86,6 +94,15 @@ public final class TestServers {
         props.put("spring.datasource.password", mysql.getPassword());
         props.put("spring.data.redis.host", redis.getHost());
         props.put("spring.data.redis.port", String.valueOf(redis.getMappedPort(6379)));
+    }
+
+    private static boolean isMariaDb(Map<String, String> props) {
+        try (Connection connection = DriverManager.getConnection(props.get("spring.datasource.url"),
+                props.get("spring.datasource.username"), props.get("spring.datasource.password"))) {
+            return connection.getMetaData().getDatabaseProductVersion().contains("MariaDB");
+        } catch (SQLException e) {
+            throw new IllegalStateException("The test database answers on 3306 but cannot be asked its version", e);
+        }
     }
 
     private static boolean listening(int port) {

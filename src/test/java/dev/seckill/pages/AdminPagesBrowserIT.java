@@ -1,0 +1,146 @@
+package dev.seckill.pages;
+
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.support.Api;
+import dev.seckill.support.Browser;
+import dev.seckill.support.Instances;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The admin pages in a real browser, signed in with the admin's Basic credentials: creating a voucher shows
+ * the API's validation errors next to their fields first, then creates it; the voucher's page tells the audit
+ * in words; and the live dashboard counts a burst as it happens and ends on the audit's numbers.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class AdminPagesBrowserIT {
+
+
+    static ConfigurableApplicationContext app;
+    static Api api;
+    static String base;
+    /** The admin's credentials in the address, as a person would type them into the browser's prompt. */
+    static String signedIn;
+
+    @BeforeAll
+    static void instance() {
+        assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
+                .isTrue();
+        app = Instances.start("async", "browser-admin");
+        api = new Api(Instances.port(app));
+        base = "http://127.0.0.1:" + Instances.port(app);
+        signedIn = "http://" + TestServers.ADMIN_USER + ":" + TestServers.ADMIN_PASSWORD + "@127.0.0.1:" + Instances.port(app);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @Test
+    void anAdminCreatesAVoucherThroughTheFormAfterSeeingItsValidationErrors() {
+        try (Browser browser = Browser.start(1280, 1000)) {
+            browser.open(signedIn + "/admin/ui/vouchers/new");
+            assertThat(browser.accessibilityViolations()).as("axe-core on the form").isEmpty();
+
+            int vouchersBefore = api.get("/vouchers").json().size();
+            LocalDateTime begin = LocalDateTime.now().plusMinutes(5).withNano(0);
+            type(browser, "#price", "-1");
+            type(browser, "#stock", "10");
+            typeDateTime(browser, "#beginTime", begin);
+            typeDateTime(browser, "#endTime", begin.minusMinutes(1));
+            browser.find("#create").click();
+
+            browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#title-error").getText().isEmpty());
+            assertThat(browser.find("#title").getDomAttribute("aria-invalid")).isEqualTo("true");
+            assertThat(browser.find("#price-error").getText()).startsWith("price ");
+            assertThat(browser.find("#endTime-error").getText()).contains("endTime must be after beginTime");
+            assertThat(browser.find("#form-error").getText()).contains("validation-failed");
+            assertThat(api.get("/vouchers").json().size()).as("nothing created").isEqualTo(vouchersBefore);
+            browser.screenshot("admin-new-voucher-errors");
+
+            type(browser, "#title", "Browser-made voucher");
+            type(browser, "#price", "19.90");
+            typeDateTime(browser, "#endTime", begin.plusHours(1));
+            browser.find("#create").click();
+            browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().matches(".*/admin/ui/vouchers/\\d+"));
+            assertThat(browser.find("h1").getText()).isEqualTo("Browser-made voucher");
+            browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#audit-verdict").getText().equals("The sale adds up."));
+        }
+    }
+
+    @Test
+    void theDashboardCountsABurstAsItHappensAndEndsOnTheAuditsNumbers() throws Exception {
+        long voucherId = api.createVoucher(150);
+        List<String> shoppers = api.mintShoppers(200);
+        try (Browser browser = Browser.start(1280, 1400)) {
+            browser.open(signedIn + "/admin/ui/vouchers/" + voucherId);
+            browser.await(Duration.ofSeconds(10)).until(driver -> "0".equals(browser.find("#n-accepted").getText()));
+
+            List<Long> seen = new ArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> sent = new ArrayList<>();
+                for (int i = 0; i < shoppers.size(); i++) {
+                    String shopper = shoppers.get(i);
+                    sent.add(pool.submit(() -> api.seckill(voucherId, shopper)));
+                    if (i % 20 == 19) {
+                        Thread.sleep(300);
+                        seen.add(Long.parseLong(browser.find("#n-accepted").getText()));
+                    }
+                }
+                for (Future<?> request : sent) {
+                    request.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
+            String orders = Long.toString(audit.path("orders").asLong());
+            assertThat(orders).isEqualTo("150");
+            browser.await(Duration.ofSeconds(10)).until(driver -> orders.equals(browser.find("#n-accepted").getText())
+                    && "0".equals(browser.find("#n-pending").getText()));
+            assertThat(browser.find("#n-refused").getText()).as("the 50 who came too late").isEqualTo("50");
+            assertThat(browser.find("#n-stock-redis").getText()).isEqualTo(Long.toString(audit.path("redisStock").asLong()));
+            assertThat(browser.find("#n-stock-mysql").getText()).isEqualTo(Long.toString(audit.path("dbStock").asLong()));
+            assertThat(seen).as("the count seen rising during the burst").isSorted()
+                    .anySatisfy(count -> assertThat(count).isBetween(1L, 149L));
+            assertThat(browser.find("#instances tbody").getText()).contains("browser-admin").contains("sold-out 50");
+            browser.screenshot("admin-dashboard");
+            assertThat(browser.accessibilityViolations()).as("axe-core on the dashboard").isEmpty();
+        }
+    }
+
+    private static void type(Browser browser, String css, String text) {
+        WebElement input = browser.find(css);
+        input.clear();
+        input.sendKeys(text);
+    }
+
+    /** A datetime-local field takes keystrokes in the browser's locale order (en-US: month, day, year, time). */
+    private static void typeDateTime(Browser browser, String css, LocalDateTime value) {
+        browser.script("arguments[0].value = arguments[1];", browser.find(css),
+                value.format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss")));
+        browser.find(css).sendKeys(Keys.TAB);
+    }
+}
