@@ -20,7 +20,10 @@
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
-    return fetch(url, init).then(function (r) {
+    // Absolute, from the origin: a page opened as http://user:password@host/... resolves a relative URL with
+    // the credentials in it, and fetch refuses such a URL outright (the browser still sends the login it
+    // cached for the page).
+    return fetch(window.location.origin + url, init).then(function (r) {
       return r.text().then(function (text) {
         var json = null;
         try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }

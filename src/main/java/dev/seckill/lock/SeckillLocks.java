@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.redisson.api.RLock;
@@ -19,16 +20,21 @@ public class SeckillLocks {
 
     private final RedissonClient redisson;
     private final LockSettings settings;
+    private final SaleMeters meters;
 
-    SeckillLocks(RedissonClient redisson, LockSettings settings) {
+    SeckillLocks(RedissonClient redisson, LockSettings settings, SaleMeters meters) {
         this.redisson = redisson;
         this.settings = settings;
+        this.meters = meters;
     }
 
     /** Never waits: a second concurrent request of the same shopper for the same voucher is refused. */
     public HeldLock lockShopper(long voucherId, long shopperId) {
         RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
-        if (!tryLock(lock, 0, settings.shopperLease().toMillis())) {
+        long start = System.nanoTime();
+        boolean locked = tryLock(lock, 0, settings.shopperLease().toMillis());
+        meters.shopperLockWaited(System.nanoTime() - start);
+        if (!locked) {
             throw new SeckillProblem(ProblemCode.REQUEST_IN_FLIGHT);
         }
         return new HeldLock(lock);
@@ -37,7 +43,11 @@ public class SeckillLocks {
     /** Waits up to the configured time, then refuses with voucher-busy. */
     public HeldLock lockVoucher(long voucherId) {
         RLock lock = redisson.getLock(voucherLockName(voucherId));
-        if (!tryLock(lock, settings.voucherWait().toMillis(), settings.voucherLease().toMillis())) {
+        long start = System.nanoTime();
+        boolean locked = tryLock(lock, settings.voucherWait().toMillis(), settings.voucherLease().toMillis());
+        // Refused waits count too: a voucher-busy after voucher-wait is the longest wait there is.
+        meters.voucherLockWaited(System.nanoTime() - start);
+        if (!locked) {
             throw new SeckillProblem(ProblemCode.VOUCHER_BUSY);
         }
         return new HeldLock(lock);

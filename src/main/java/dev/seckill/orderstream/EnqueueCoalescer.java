@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * Concurrent purchases of one voucher share one Redis call. Per voucher, at most one enqueue call is in
@@ -36,16 +37,23 @@ final class EnqueueCoalescer {
 
     private final BatchCall call;
     private final int maxBatch;
+    private final LongConsumer callNanos;
     private final ConcurrentHashMap<Long, Lane> lanes = new ConcurrentHashMap<>();
     private final LongAdder calls = new LongAdder();
     private final LongAdder orders = new LongAdder();
 
     EnqueueCoalescer(BatchCall call, int maxBatch) {
+        this(call, maxBatch, nanos -> { });
+    }
+
+    /** @param callNanos told how long each call took until Redis answered (or it failed) */
+    EnqueueCoalescer(BatchCall call, int maxBatch, LongConsumer callNanos) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
         }
         this.call = call;
         this.maxBatch = maxBatch;
+        this.callNanos = callNanos;
     }
 
     /** The order's outcome, completed when the call that carries it answers (on Redisson's thread). */
@@ -75,12 +83,14 @@ final class EnqueueCoalescer {
         List<Order> carried = new ArrayList<>(batch.size());
         batch.forEach(waiting -> carried.add(waiting.order()));
         CompletionStage<List<OrderStream.Enqueue>> answers;
+        long start = System.nanoTime();
         try {
             answers = call.enqueue(lane.voucherId, carried);
         } catch (RuntimeException e) {
             answers = CompletableFuture.failedFuture(e);
         }
         answers.whenComplete((outcomes, error) -> {
+            callNanos.accept(System.nanoTime() - start);
             // The next call first: the orders queued behind this one should not wait for the wake-ups below.
             List<Waiting> next = lane.next();
             if (next != null) {

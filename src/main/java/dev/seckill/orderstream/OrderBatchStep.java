@@ -6,6 +6,7 @@ import java.util.Set;
 
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.orderstream.OrderBatchWriter.NewOrder;
 import dev.seckill.orderstream.OrderFailurePolicy.Decision;
 import dev.seckill.stock.SoldOutFlags;
@@ -25,18 +26,24 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
     private final OrderBatchWriter writer;
     private final OrderFailurePolicy policy;
     private final SoldOutFlags soldOut;
+    private final SaleMeters meters;
+    private final PendingBacklog backlog;
 
     OrderBatchStep(SeckillLocks locks, ConsumerStream stream, OrderBatchWriter writer, OrderFailurePolicy policy,
-            SoldOutFlags soldOut) {
+            SoldOutFlags soldOut, SaleMeters meters, PendingBacklog backlog) {
         this.locks = locks;
         this.stream = stream;
         this.writer = writer;
         this.policy = policy;
         this.soldOut = soldOut;
+        this.meters = meters;
+        this.backlog = backlog;
     }
 
     @Override
     public StreamPoller.Outcome handle(long voucherId, List<QueuedOrder> batch) {
+        // Every voucher with a backlog passes here on some instance: its pending gauges start here.
+        backlog.track(voucherId);
         Set<Long> shoppers = new HashSet<>();
         batch.forEach(order -> shoppers.add(order.shopperId()));
         try (HeldShopperLocks held = locks.tryLockShoppers(voucherId, shoppers)) {
@@ -57,9 +64,12 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
         if (orders.isEmpty()) {
             return 0;
         }
+        long start = System.nanoTime();
         try {
-            writer.persist(voucherId, orders.stream().map(o -> new NewOrder(o.orderId(), o.shopperId(),
+            Set<Long> there = writer.persist(voucherId, orders.stream().map(o -> new NewOrder(o.orderId(), o.shopperId(),
                     o.createdAtMillis())).toList());
+            meters.mysqlWrite(System.nanoTime() - start);
+            meters.written(voucherId, orders.size() - there.size());
         } catch (RuntimeException e) {
             if (FailureClassifier.classify(e).isOutage()) {
                 throw e;
@@ -70,7 +80,10 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
             }
             Decision decision = policy.failed(orders.get(0), e);
             if (decision == Decision.COMPENSATED) {
+                meters.givenUp(voucherId, SaleMeters.GiveUpReason.COMPENSATED);
                 soldOut.clear(voucherId); // its unit is back: let every instance sell it again
+            } else if (decision == Decision.GAVE_UP_AS_DUPLICATE) {
+                meters.givenUp(voucherId, SaleMeters.GiveUpReason.DUPLICATE);
             }
             return decision == Decision.RETRY_LATER ? 1 : 0;
         }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderQueries;
 import dev.seckill.orderstream.OrderStream;
 import dev.seckill.orderstream.StreamReconciler;
@@ -30,10 +31,11 @@ class AsyncSeckillService {
     private final IdGenerator ids;
     private final ShopperRateLimits rateLimits;
     private final OrderQueries orders;
+    private final SaleMeters meters;
     private final Clock clock;
 
     AsyncSeckillService(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
-            IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, Clock clock) {
+            IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, SaleMeters meters, Clock clock) {
         this.windows = windows;
         this.soldOut = soldOut;
         this.stream = stream;
@@ -41,6 +43,7 @@ class AsyncSeckillService {
         this.ids = ids;
         this.rateLimits = rateLimits;
         this.orders = orders;
+        this.meters = meters;
         this.clock = clock;
     }
 
@@ -72,7 +75,10 @@ class AsyncSeckillService {
             result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
         }
         return switch (result.outcome()) {
-            case ACCEPTED -> PlacedOrder.created(orderId);
+            case ACCEPTED -> {
+                meters.accepted(voucherId);
+                yield PlacedOrder.created(orderId);
+            }
             case SOLD_OUT -> {
                 soldOut.markSoldOut(voucherId, generation);
                 throw new SeckillProblem(ProblemCode.SOLD_OUT);
@@ -81,7 +87,12 @@ class AsyncSeckillService {
                     "The voucher's stock is being reset; try again in a moment");
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
-            case UNCONFIRMED -> throw new OrderUnconfirmed(orderId, voucherId);
+            case UNCONFIRMED -> {
+                // Taken by the master and on its way to MySQL like any other: an accepted order, only its
+                // answer is a 503 (the replicas did not confirm it in time).
+                meters.accepted(voucherId);
+                throw new OrderUnconfirmed(orderId, voucherId);
+            }
         };
     }
 

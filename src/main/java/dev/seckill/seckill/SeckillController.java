@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 import dev.seckill.SeckillSettings;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.security.CurrentShopper;
+import dev.seckill.web.ProblemCode;
 import dev.seckill.web.ProblemResponses;
 import dev.seckill.web.SeckillProblem;
 import jakarta.servlet.http.HttpServletRequest;
@@ -36,10 +38,12 @@ class SeckillController {
     private final SeckillService sync;
     private final AsyncSeckillService async;
     private final boolean asyncMode;
+    private final SaleMeters meters;
 
-    SeckillController(SeckillService sync, AsyncSeckillService async, SeckillSettings settings) {
+    SeckillController(SeckillService sync, AsyncSeckillService async, SeckillSettings settings, SaleMeters meters) {
         this.sync = sync;
         this.async = async;
+        this.meters = meters;
         this.asyncMode = settings.async();
     }
 
@@ -71,8 +75,20 @@ class SeckillController {
             placed = asyncMode ? async.placeOrder(shopper.id(), voucherId, replayable)
                     : sync.placeOrder(shopper.id(), voucherId, replayable);
         } catch (SeckillProblem refusal) {
+            // The one place every refusal passes (already-ordered too): counted by the code the shopper gets.
+            // order-unconfirmed is no refusal: the order was taken, and counted as accepted.
+            if (refusal.code() != ProblemCode.ORDER_UNCONFIRMED) {
+                meters.refused(voucherId, refusal.code());
+            }
             ProblemResponses.write(response, refusal, request.getRequestURI());
             return;
+        } catch (RuntimeException failure) {
+            // An outage or a bug, answered by ApiExceptionHandler: counted by the code it will answer with.
+            meters.refused(voucherId, ProblemResponses.codeOf(failure));
+            throw failure;
+        }
+        if (placed.replayed()) {
+            meters.replayed(voucherId);
         }
         byte[] body = ("{\"orderId\":\"" + placed.orderId() + "\",\"voucherId\":" + voucherId + ",\"status\":\""
                 + (asyncMode ? "PENDING" : "CONFIRMED") + "\"}").getBytes(StandardCharsets.US_ASCII);

@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderWriter;
 import dev.seckill.orderstream.StreamReconciler;
@@ -36,10 +37,12 @@ class SeckillService {
     private final OrderQueries orders;
     private final ShopperRateLimits rateLimits;
     private final IdGenerator ids;
+    private final SaleMeters meters;
     private final Clock clock;
 
     SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
-            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, Clock clock) {
+            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters,
+            Clock clock) {
         this.windows = windows;
         this.stock = stock;
         this.reconciler = reconciler;
@@ -48,6 +51,7 @@ class SeckillService {
         this.orders = orders;
         this.rateLimits = rateLimits;
         this.ids = ids;
+        this.meters = meters;
         this.clock = clock;
     }
 
@@ -93,6 +97,7 @@ class SeckillService {
             try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
                 writer.create(orderId, shopperId, voucherId);
                 committed = true;
+                meters.accepted(voucherId);
             } finally {
                 if (!committed) {
                     stock.giveBack(voucherId, orderId);

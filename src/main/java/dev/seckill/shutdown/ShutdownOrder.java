@@ -34,6 +34,12 @@ public final class ShutdownOrder {
      */
     public static final int ORDER_CONSUMERS = WEB_SERVER - 2048;
 
+    /**
+     * The live numbers' snapshot writer: stopped after the consumers, it writes a last snapshot that counts
+     * what they and the requests finished while stopping.
+     */
+    public static final int LIVE_SNAPSHOTS = ORDER_CONSUMERS - 1024;
+
     /** The Redis epoch check: its first round runs before the port opens, so a loss during downtime is on record first. */
     public static final int REDIS_EPOCH_CHECK = ORDER_CONSUMERS - 2048;
 

@@ -88,6 +88,17 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, code.title()));
     }
 
+    /** Whether this exception is answered as an outage (backend-unavailable) by the handlers here. */
+    static boolean isOutage(Throwable ex) {
+        for (Throwable t = ex; t != null; t = t.getCause()) {
+            Throwable candidate = t;
+            if (OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
+                return true;
+            }
+        }
+        return lostDatabaseConnection(ex);
+    }
+
     /**
      * Redisson's synchronous calls can surface a timeout or a lost connection wrapped in a
      * {@code CompletionException} (seen while Redis restarts): still an outage, not a bug.

@@ -29,6 +29,14 @@ public final class ProblemResponses {
         response.getOutputStream().write(body);
     }
 
+    /**
+     * The code {@link ApiExceptionHandler} answers an exception that is no {@link SeckillProblem} with:
+     * backend-unavailable for an outage, else internal-error. For counting answers that go through it.
+     */
+    public static ProblemCode codeOf(RuntimeException failure) {
+        return ApiExceptionHandler.isOutage(failure) ? ProblemCode.BACKEND_UNAVAILABLE : ProblemCode.INTERNAL_ERROR;
+    }
+
     /** The same fields, in the same order, as Spring's ProblemDetail serialization. */
     static byte[] render(ProblemCode code, String detail, String instance) {
         return render(code, code.status().value(), detail, instance);

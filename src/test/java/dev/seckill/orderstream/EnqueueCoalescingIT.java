@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.seckill.SeckillSettings;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.RedisServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,7 +49,8 @@ class EnqueueCoalescingIT {
                 .setRetryDelay(attempt -> Duration.ofMillis(200));
         redisson = Redisson.create(config);
         stream = new OrderStream(redisson, new StreamSettings("order-writers", 200, Duration.ofMillis(20),
-                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100));
+                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
+                new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 
     @AfterAll

@@ -1,13 +1,18 @@
 package dev.seckill.orderstream;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import dev.seckill.SeckillSettings;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.orderstream.OrderLookup.Found;
 import dev.seckill.stock.SoldOutFlags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisConnectionException;
@@ -36,8 +41,11 @@ class OrderBatchStepTest {
     final SeckillLocks locks = mock(SeckillLocks.class);
     final OrderBatchWriter writer = mock(OrderBatchWriter.class);
     final SoldOutFlags soldOut = mock(SoldOutFlags.class);
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final SaleMeters meters = new SaleMeters(registry, new SeckillSettings(SeckillSettings.Mode.ASYNC));
     final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, SETTINGS),
-            soldOut);
+            soldOut, meters, new PendingBacklog(vouchers -> new PendingBacklog.Reading(Set.of(), Map.of()), registry,
+                    Clock.systemUTC(), System::nanoTime));
 
     @BeforeEach
     void everyShopperLockIsFree() {
@@ -63,6 +71,9 @@ class OrderBatchStepTest {
         assertThat(step.handle(1, List.of(order))).isEqualTo(new StreamPoller.Outcome(1, false));
         assertThat(stream.acknowledged).containsExactly(order);
         assertThat(stream.compensated).isEmpty();
+        // written once: the redelivery wrote nothing; both writes were committed batches
+        assertThat(count("seckill.orders.written")).isEqualTo(1);
+        assertThat(registry.get("seckill.mysql.write").timer().count()).isEqualTo(2);
     }
 
     @Test
@@ -86,6 +97,10 @@ class OrderBatchStepTest {
         assertThat(step.handle(1, List.of(bad))).isEqualTo(new StreamPoller.Outcome(1, false));
         assertThat(stream.compensated).containsExactly(bad);
         verify(soldOut).clear(1L);
+        assertThat(count("seckill.orders.written")).isEqualTo(1);
+        assertThat(registry.get("seckill.orders.given-up").tag("voucher", "1").tag("reason", "compensated").counter()
+                .count()).isEqualTo(1);
+        assertThat(meters.counts().get(1L).givenUp()).containsExactly(Map.entry("compensated", 1L));
     }
 
     @Test
@@ -98,6 +113,8 @@ class OrderBatchStepTest {
         }
         assertThat(stream.duplicates).containsExactly(bad);
         verify(soldOut, never()).clear(anyLong());
+        assertThat(registry.get("seckill.orders.given-up").tag("reason", "duplicate").counter().count()).isEqualTo(1);
+        assertThat(count("seckill.orders.written")).isZero();
     }
 
     @Test
@@ -117,5 +134,9 @@ class OrderBatchStepTest {
                 .isEqualTo(new StreamPoller.Outcome(1, true));
         verify(writer).persist(eq(1L), argThat(orders -> orders.size() == 1 && orders.get(0).orderId() == 10));
         assertThat(stream.acknowledged).containsExactly(mine);
+    }
+
+    private double count(String counter) {
+        return registry.get(counter).tag("voucher", "1").counter().count();
     }
 }

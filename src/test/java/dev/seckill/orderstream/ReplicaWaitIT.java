@@ -6,12 +6,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.seckill.SeckillSettings;
+import dev.seckill.metrics.SaleMeters;
 import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.Instances;
 import dev.seckill.support.RedisServer;
 import dev.seckill.support.TestServers;
 import dev.seckill.support.Tokens;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -191,7 +194,7 @@ class ReplicaWaitIT {
     private static OrderStream stream(RedissonClient redisson, int waitReplicas) {
         return new OrderStream(redisson, new StreamSettings("order-writers", 200, Duration.ofMillis(20),
                 Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
-                new EnqueueSettings(100));
+                new EnqueueSettings(100), new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 
     private static RedissonClient redisson(RedisServer server) {

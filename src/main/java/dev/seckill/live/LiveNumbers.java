@@ -1,0 +1,35 @@
+package dev.seckill.live;
+
+import java.time.Clock;
+import java.time.Instant;
+
+import dev.seckill.audit.AuditService;
+import dev.seckill.orderstream.PendingBacklog;
+import org.springframework.stereotype.Service;
+
+/** A voucher's live numbers: the audit's counts, the backlog's age and every instance's latest snapshot. */
+@Service
+class LiveNumbers {
+
+    private final AuditService audits;
+    private final PendingBacklog backlog;
+    private final LiveSnapshots snapshots;
+    private final Clock clock;
+
+    LiveNumbers(AuditService audits, PendingBacklog backlog, LiveSnapshots snapshots, Clock clock) {
+        this.audits = audits;
+        this.backlog = backlog;
+        this.snapshots = snapshots;
+        this.clock = clock;
+    }
+
+    /** @throws dev.seckill.web.SeckillProblem voucher-not-found */
+    VoucherLive of(long voucherId) {
+        AuditService.SaleNumbers sale = audits.numbers(voucherId);
+        Instant now = clock.instant();
+        // The count is read now; the oldest order may be up to a second older than the gauges' last read.
+        long age = sale.pendingOrders() == 0 ? 0 : backlog.of(voucherId).oldestAgeMillis(now.toEpochMilli());
+        return new VoucherLive(voucherId, now, sale.redisStock(), sale.dbStock(), sale.orders(), sale.pendingOrders(),
+                age, sale.deadLetters(), snapshots.read(voucherId));
+    }
+}
