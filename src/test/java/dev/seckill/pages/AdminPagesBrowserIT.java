@@ -86,6 +86,23 @@ class AdminPagesBrowserIT {
             browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().matches(".*/admin/ui/vouchers/\\d+"));
             assertThat(browser.find("h1").getText()).isEqualTo("Browser-made voucher");
             browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#audit-verdict").getText().equals("The sale adds up."));
+            long voucherId = Long.parseLong(browser.driver().getCurrentUrl().replaceAll(".*/", ""));
+
+            type(browser, "#reset-units", "-3");
+            browser.find("#reset-stock button[type=submit]").click();
+            browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#reset-units-error").getText().isEmpty());
+            assertThat(api.audit(voucherId).path("initialStock").asInt()).as("a refused reset changes nothing").isEqualTo(10);
+            type(browser, "#reset-units", "4");
+            browser.find("#reset-stock button[type=submit]").click();
+            browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#reset-result").getText()
+                    .equals("Stock reset: 4 of 4 units for sale."));
+            assertThat(api.audit(voucherId).path("redisStock").asLong()).isEqualTo(4);
+
+            browser.find("#reconcile").click();
+            browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#reconcile-result").getText()
+                    .startsWith("Rebuilt: 4 units left in Redis, 0 buyers"));
+            browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#audit-verdict").getText().equals("The sale adds up."));
+            assertThat(browser.find("#audit-lines").getText()).contains("0 orders in MySQL from 0 shoppers; 4 units were put on sale");
         }
     }
 
