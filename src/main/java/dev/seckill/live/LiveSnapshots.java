@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
 class LiveSnapshots {
 
     /** Instances that wrote a snapshot, scored by when (epoch millis); their hashes expire on their own. */
-    static final String INSTANCES = "seckill:{live}:instances";
+    static final String INSTANCES = "seckill:live:{snapshots}:instances";
     /** A name whose hash expired long ago leaves {@link #INSTANCES} after this long (instance ids are reused). */
     static final long FORGET_AFTER_MILLIS = 3_600_000;
 
@@ -31,7 +31,7 @@ class LiveSnapshots {
     }
 
     static String key(String instance) {
-        return "seckill:{live}:instance:" + instance;
+        return "seckill:live:{snapshots}:instance:" + instance;
     }
 
     /**
