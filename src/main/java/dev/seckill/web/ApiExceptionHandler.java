@@ -3,6 +3,7 @@ package dev.seckill.web;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.Map;
@@ -147,6 +148,17 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             List<String> messages = invalid.getAllErrors().stream()
                     .map(e -> String.valueOf(e.getDefaultMessage())).toList();
             problem.setDetail(String.join("; ", messages));
+            // The same list a body alone gets (MethodArgumentNotValidException): a body's fields by name, and
+            // a path or query parameter by its own name, so a form can put each message next to its field.
+            List<Map<String, String>> errors = new ArrayList<>();
+            invalid.getBeanResults().forEach(bean -> bean.getFieldErrors().forEach(e -> errors.add(
+                    Map.of("field", e.getField(), "message", String.valueOf(e.getDefaultMessage())))));
+            invalid.getValueResults().forEach(value -> value.getResolvableErrors().forEach(e -> errors.add(Map.of(
+                    "field", String.valueOf(value.getMethodParameter().getParameterName()),
+                    "message", String.valueOf(e.getDefaultMessage())))));
+            if (!errors.isEmpty()) {
+                problem.setProperty("errors", errors);
+            }
         } else if (code == ProblemCode.MALFORMED_BODY) {
             // Jackson's message can echo internals (class names); keep the answer generic.
             problem.setDetail("The body must be a JSON object with the documented fields and types");

@@ -90,7 +90,7 @@ class AdminPagesBrowserIT {
 
             type(browser, "#reset-units", "-3");
             browser.find("#reset-stock button[type=submit]").click();
-            browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#reset-units-error").getText().isEmpty());
+            awaitText(browser, "#reset-units-error", text -> !text.isEmpty());
             assertThat(api.audit(voucherId).path("initialStock").asInt()).as("a refused reset changes nothing").isEqualTo(10);
             type(browser, "#reset-units", "4");
             browser.find("#reset-stock button[type=submit]").click();
@@ -136,7 +136,7 @@ class AdminPagesBrowserIT {
             String orders = Long.toString(audit.path("orders").asLong());
             assertThat(orders).isEqualTo("150");
             browser.await(Duration.ofSeconds(10)).until(driver -> orders.equals(browser.find("#n-accepted").getText())
-                    && "0".equals(browser.find("#n-pending").getText()));
+                    && "0".equals(browser.find("#n-pending").getText()) && "50".equals(browser.find("#n-refused").getText()));
             assertThat(browser.find("#n-refused").getText()).as("the 50 who came too late").isEqualTo("50");
             assertThat(browser.find("#n-stock-redis").getText()).isEqualTo(Long.toString(audit.path("redisStock").asLong()));
             assertThat(browser.find("#n-stock-mysql").getText()).isEqualTo(Long.toString(audit.path("dbStock").asLong()));
@@ -145,6 +145,17 @@ class AdminPagesBrowserIT {
             assertThat(browser.find("#instances tbody").getText()).contains("browser-admin").contains("sold-out 50");
             browser.screenshot("admin-dashboard");
             assertThat(browser.accessibilityViolations()).as("axe-core on the dashboard").isEmpty();
+        }
+    }
+
+    /** Waits for an element's text to pass {@code check}; a timeout says what the page showed instead. */
+    private static void awaitText(Browser browser, String css, java.util.function.Predicate<String> check) {
+        try {
+            browser.await(Duration.ofSeconds(10)).until(driver -> check.test(browser.find(css).getText()));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(css + " says [" + browser.find(css).getText() + "]; the page's messages: "
+                    + browser.findAll("[role=status], [role=alert]").stream().map(org.openqa.selenium.WebElement::getText)
+                            .filter(text -> !text.isBlank()).toList(), e);
         }
     }
 
