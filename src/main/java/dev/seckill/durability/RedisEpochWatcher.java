@@ -15,7 +15,6 @@ import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,7 +26,7 @@ import org.springframework.stereotype.Component;
  * The check runs on its own thread with fixed delays (monotonic), never on the request path.
  */
 @Component
-class RedisEpochWatcher implements SmartLifecycle {
+class RedisEpochWatcher extends PeriodicTask {
 
     static final String MARKER_KEY = "seckill:epoch";
     private static final Logger log = LoggerFactory.getLogger(RedisEpochWatcher.class);
@@ -37,14 +36,14 @@ class RedisEpochWatcher implements SmartLifecycle {
     private final Clock clock;
     private final String instanceId;
     private final Counter lossesSeen;
-    private final PeriodicTask timer;
 
     RedisEpochWatcher(RedissonClient redisson, RedisDataLosses losses, DurabilitySettings settings, Clock clock,
             MeterRegistry meters, @Value("${seckill.web.instance-id}") String instanceId) {
+        // Below the web server's phase: at the default phase, the first check would run after the port opened.
+        super("redis-epoch-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
         this.redisson = redisson;
         this.losses = losses;
         this.clock = clock;
-        this.timer = new PeriodicTask("redis-epoch-watcher", settings.epochCheck(), this::checkQuietly);
         this.instanceId = instanceId;
         this.lossesSeen = Counter.builder("seckill.redis.data.losses")
                 .description("Redis data losses this instance was the first to record").register(meters);
@@ -86,35 +85,15 @@ class RedisEpochWatcher implements SmartLifecycle {
         return other != null ? other : candidate;
     }
 
-    private void checkQuietly() {
-        try {
-            check();
-        } catch (RuntimeException e) {
-            // Redis or MySQL unreachable: that is an outage, reported elsewhere; the next check tries again.
-            log.debug("Redis epoch check skipped: {}", e.toString());
-        }
+    @Override
+    protected void runOnce() {
+        check();
     }
 
     /** The first check runs before the instance takes requests, so a loss during downtime is on record first. */
     @Override
     public void start() {
-        checkQuietly();
-        timer.start();
-    }
-
-    @Override
-    public void stop() {
-        timer.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer.isRunning();
-    }
-
-    /** Below the web server's phase: at the default phase, the first check would run after the port opened. */
-    @Override
-    public int getPhase() {
-        return ShutdownOrder.REDIS_EPOCH_CHECK;
+        runQuietly();
+        super.start();
     }
 }

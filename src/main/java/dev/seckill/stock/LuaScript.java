@@ -43,11 +43,6 @@ public final class LuaScript {
         return this.<Long>eval(RScript.ReturnType.LONG, keys, args);
     }
 
-    /** For a script that answers an integer (a {@code Long} here) or a string, whichever it says. */
-    public Object evalValue(List<Object> keys, Object... args) {
-        return eval(RScript.ReturnType.VALUE, keys, args);
-    }
-
     /** For a script that answers a Lua table of strings. */
     public List<String> evalStrings(List<Object> keys, Object... args) {
         return this.<List<String>>eval(RScript.ReturnType.LIST, keys, args);

@@ -18,7 +18,6 @@ import dev.seckill.web.SeckillProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -31,7 +30,7 @@ import org.springframework.stereotype.Component;
  * at once settle each record once, since every step is a script that does nothing when the record is gone.
  */
 @Component
-public class SyncUnitSweeper implements SmartLifecycle {
+public class SyncUnitSweeper extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(SyncUnitSweeper.class);
 
@@ -43,10 +42,11 @@ public class SyncUnitSweeper implements SmartLifecycle {
     private final SweepDecision decision;
     private final Clock clock;
     private final MeterRegistry meters;
-    private final PeriodicTask timer;
 
     SyncUnitSweeper(SyncUnits units, CommittedOrders orders, SeckillLocks locks, SaleWindowCache windows,
             SyncUnitSettings settings, Clock clock, MeterRegistry meters) {
+        // Stopped after the web server: this instance's own requests have settled their units by then.
+        super("sync-unit-sweeper", settings.sweepEvery(), ShutdownOrder.SYNC_UNIT_SWEEPER);
         this.units = units;
         this.orders = orders;
         this.locks = locks;
@@ -54,7 +54,6 @@ public class SyncUnitSweeper implements SmartLifecycle {
         this.settings = settings;
         this.decision = new SweepDecision(settings.unitTimeout(), settings.keepReturned());
         this.clock = clock;
-        this.timer = new PeriodicTask("sync-unit-sweeper", settings.sweepEvery(), this::sweepQuietly);
         this.meters = meters;
     }
 
@@ -162,33 +161,8 @@ public class SyncUnitSweeper implements SmartLifecycle {
         meters.counter("seckill.sync.units.swept", "outcome", outcome).increment();
     }
 
-    private void sweepQuietly() {
-        try {
-            sweep();
-        } catch (RuntimeException e) {
-            // Redis unreachable: an outage, reported elsewhere; the next sweep tries again.
-            log.debug("Sync unit sweep skipped: {}", e.toString());
-        }
-    }
-
     @Override
-    public void start() {
-        timer.start();
-    }
-
-    @Override
-    public void stop() {
-        timer.stop();
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer.isRunning();
-    }
-
-    /** Stopped after the web server: this instance's own requests have settled their units by then. */
-    @Override
-    public int getPhase() {
-        return ShutdownOrder.SYNC_UNIT_SWEEPER;
+    protected void runOnce() {
+        sweep();
     }
 }
