@@ -10,9 +10,11 @@ public final class HeldLock implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HeldLock.class);
 
     private final RLock lock;
+    private final LockMeters meters;
 
-    HeldLock(RLock lock) {
+    HeldLock(RLock lock, LockMeters meters) {
         this.lock = lock;
+        this.meters = meters;
     }
 
     @Override
@@ -20,10 +22,12 @@ public final class HeldLock implements AutoCloseable {
         try {
             lock.unlock();
         } catch (IllegalMonitorStateException e) {
-            // The lease ran out before we finished: someone else may already hold it. Correctness
-            // does not depend on it (the database refuses a second order and an oversell), but a
-            // lease this short for the work done is a setting to fix.
-            log.warn("Lock {} expired before it was released; raise its lease time", lock.getName());
+            // The watchdog stopped renewing it: this process stalled (a pause longer than the watchdog
+            // timeout) and someone else may have held it meanwhile. Correctness does not depend on it
+            // (the database refuses a second order and an oversell), but it is worth an alarm.
+            meters.expiredBeforeRelease();
+            log.warn("Lock {} expired before it was released: this process stalled past seckill.lock.watchdog-timeout",
+                    lock.getName());
         }
     }
 }

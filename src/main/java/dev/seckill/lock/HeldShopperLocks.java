@@ -22,10 +22,12 @@ public final class HeldShopperLocks implements AutoCloseable {
 
     private final Map<Long, RLock> held;
     private final long owner;
+    private final LockMeters meters;
 
-    HeldShopperLocks(Map<Long, RLock> held, long owner) {
+    HeldShopperLocks(Map<Long, RLock> held, long owner, LockMeters meters) {
         this.held = held;
         this.owner = owner;
+        this.meters = meters;
     }
 
     /** The shoppers whose lock this batch holds; the others are being handled elsewhere right now. */
@@ -39,7 +41,9 @@ public final class HeldShopperLocks implements AutoCloseable {
         for (RLock lock : held.values()) {
             RFuture<Void> release = lock.unlockAsync(owner);
             releases.add(release.toCompletableFuture().exceptionally(e -> {
-                log.warn("Lock {} expired before it was released; raise seckill.lock.shopper-lease", lock.getName());
+                meters.expiredBeforeRelease();
+                log.warn("Lock {} expired before it was released: this process stalled past seckill.lock.watchdog-timeout",
+                        lock.getName());
                 return null;
             }));
         }

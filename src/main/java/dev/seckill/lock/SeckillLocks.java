@@ -7,22 +7,27 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.metrics.SaleMeters;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
 
-/** The two Redisson locks of the seckill path, named and timed from {@link LockSettings}. */
+/**
+ * The two Redisson locks of the seckill path, named and timed from {@link LockSettings}. None takes a
+ * lease: the watchdog renews a held lock until it is released or its holder's process dies.
+ */
 @Component
 public class SeckillLocks {
 
+    /** Redisson's "no lease": the lock lives while the watchdog renews it. */
+    private static final long WATCHDOG = -1;
+
     private final RedissonClient redisson;
     private final LockSettings settings;
-    private final SaleMeters meters;
+    private final LockMeters meters;
 
-    SeckillLocks(RedissonClient redisson, LockSettings settings, SaleMeters meters) {
+    SeckillLocks(RedissonClient redisson, LockSettings settings, LockMeters meters) {
         this.redisson = redisson;
         this.settings = settings;
         this.meters = meters;
@@ -32,25 +37,25 @@ public class SeckillLocks {
     public HeldLock lockShopper(long voucherId, long shopperId) {
         RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
         long start = System.nanoTime();
-        boolean locked = tryLock(lock, 0, settings.shopperLease().toMillis());
-        meters.shopperLockWaited(System.nanoTime() - start);
+        boolean locked = tryLock(lock, 0);
+        meters.shopperWaited(System.nanoTime() - start);
         if (!locked) {
             throw new SeckillProblem(ProblemCode.REQUEST_IN_FLIGHT);
         }
-        return new HeldLock(lock);
+        return new HeldLock(lock, meters);
     }
 
     /** Waits up to the configured time, then refuses with voucher-busy. */
     public HeldLock lockVoucher(long voucherId) {
         RLock lock = redisson.getLock(voucherLockName(voucherId));
         long start = System.nanoTime();
-        boolean locked = tryLock(lock, settings.voucherWait().toMillis(), settings.voucherLease().toMillis());
+        boolean locked = tryLock(lock, settings.voucherWait().toMillis());
         // Refused waits count too: a voucher-busy after voucher-wait is the longest wait there is.
-        meters.voucherLockWaited(System.nanoTime() - start);
+        meters.voucherWaited(System.nanoTime() - start);
         if (!locked) {
             throw new SeckillProblem(ProblemCode.VOUCHER_BUSY);
         }
-        return new HeldLock(lock);
+        return new HeldLock(lock, meters);
     }
 
     /**
@@ -64,7 +69,7 @@ public class SeckillLocks {
         for (long shopperId : new LinkedHashSet<>(shopperIds)) {
             RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
             locks.put(shopperId, lock);
-            attempts.put(shopperId, lock.tryLockAsync(0, settings.shopperLease().toMillis(), TimeUnit.MILLISECONDS, owner)
+            attempts.put(shopperId, lock.tryLockAsync(0, WATCHDOG, TimeUnit.MILLISECONDS, owner)
                     .toCompletableFuture());
         }
         CompletableFuture.allOf(attempts.values().toArray(CompletableFuture[]::new)).join();
@@ -74,7 +79,7 @@ public class SeckillLocks {
                 held.put(shopperId, locks.get(shopperId));
             }
         });
-        return new HeldShopperLocks(held, owner);
+        return new HeldShopperLocks(held, owner, meters);
     }
 
     String shopperLockName(long voucherId, long shopperId) {
@@ -85,9 +90,9 @@ public class SeckillLocks {
         return settings.prefix() + "voucher:{" + voucherId + "}";
     }
 
-    private static boolean tryLock(RLock lock, long waitMillis, long leaseMillis) {
+    private static boolean tryLock(RLock lock, long waitMillis) {
         try {
-            return lock.tryLock(waitMillis, leaseMillis, TimeUnit.MILLISECONDS);
+            return lock.tryLock(waitMillis, WATCHDOG, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Interrupted while waiting for a lock");

@@ -55,8 +55,6 @@ public class SaleMeters {
     private final String mode;
     private final ConcurrentHashMap<Long, VoucherMeters> vouchers = new ConcurrentHashMap<>();
     private final AtomicReferenceArray<Counter> unknownVoucherRefusals;
-    private final Timer shopperLockWait;
-    private final Timer voucherLockWait;
     private final Timer enqueue;
     private final Timer mysqlWrite;
 
@@ -66,20 +64,12 @@ public class SaleMeters {
         this.unknownVoucherRefusals = new AtomicReferenceArray<>(ProblemCode.values().length);
         // Percentile histograms: Prometheus computes p50/p99 across instances (histogram_quantile), which
         // client-side percentiles cannot be summed into. Untagged by voucher: a histogram is ~70 series.
-        this.shopperLockWait = lockWait("shopper");
-        this.voucherLockWait = lockWait("voucher");
         this.enqueue = Timer.builder("seckill.redis.enqueue")
                 .description("One enqueue call to Redis (the script with the orders that share it), until it answers")
                 .publishPercentileHistogram().register(registry);
         this.mysqlWrite = Timer.builder("seckill.mysql.write")
                 .description("A consumer batch's insert and commit in MySQL (committed batches only)")
                 .publishPercentileHistogram().register(registry);
-    }
-
-    private Timer lockWait(String lock) {
-        return Timer.builder("seckill.lock.wait")
-                .description("Time spent taking a Redisson lock of the seckill path (sync orders, resets, sweeps)")
-                .tag("lock", lock).publishPercentileHistogram().register(registry);
     }
 
     /** An order accepted: async, the enqueue script took it; sync, its transaction committed. */
@@ -114,14 +104,6 @@ public class SaleMeters {
         meters.givenUp.computeIfAbsent(reason, r -> Counter.builder("seckill.orders.given-up")
                 .description("Orders the consumers gave up on after their retries")
                 .tag("voucher", meters.tag).tag("reason", r.tag()).register(registry)).increment();
-    }
-
-    public void shopperLockWaited(long nanos) {
-        shopperLockWait.record(nanos, TimeUnit.NANOSECONDS);
-    }
-
-    public void voucherLockWaited(long nanos) {
-        voucherLockWait.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     public void enqueueCall(long nanos) {

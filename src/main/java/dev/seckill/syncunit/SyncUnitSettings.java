@@ -8,7 +8,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * @param unitTimeout  a unit held longer than this belongs to a request that died: settled or returned by the
- *                     sweeper. Must be well beyond any request's life: the voucher lock's wait (15 s), the
+ *                     sweeper. Must be well beyond any request's life: the voucher lock's wait (10 s), the
  *                     order's transaction (a pooled connection in 3 s, each statement within the 5 s socket
  *                     timeout) and Redis calls that Redisson retries (up to ~20 s each), plus the clock skew
  *                     between instances. Too short costs nothing but work: a request that outlives it still

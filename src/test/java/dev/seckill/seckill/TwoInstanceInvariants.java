@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -130,6 +131,14 @@ abstract class TwoInstanceInvariants {
         assertThat(audit.path("duplicateBuyers").asLong()).isZero();
         assertThat(audit.path("oversold").asLong()).isZero();
         assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
+        for (ConfigurableApplicationContext instance : List.of(instanceA, instanceB)) {
+            MeterRegistry meters = instance.getBean(MeterRegistry.class);
+            // The sync path's shopper lock is held while its request waits for the voucher's lock: with a
+            // fixed lease shorter than that wait, locks expired under their holders in this burst.
+            assertThat(meters.get("seckill.lock.expired").counter().count()).as("locks expired while held").isZero();
+            System.out.printf("Voucher lock: %d waits, longest %.0f ms%n", meters.get("seckill.lock.wait").tag("lock", "voucher")
+                    .timer().count(), meters.get("seckill.lock.wait").tag("lock", "voucher").timer().max(TimeUnit.MILLISECONDS));
+        }
     }
 
 
