@@ -6,7 +6,6 @@ import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
-import dev.seckill.voucher.VoucherStockChanged;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -133,7 +132,7 @@ public class SoldOutFlags {
     }
 
     @EventListener
-    void stockChanged(VoucherStockChanged event) {
+    void stockChanged(StockCounterWritten event) {
         clear(event.voucherId());
     }
 

@@ -11,6 +11,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,11 +35,13 @@ public class StockCache {
     private final LuaScript reset;
     private final LuaScript unfence;
     private final SyncUnits units;
+    private final ApplicationEventPublisher events;
 
-    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units) {
+    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units, ApplicationEventPublisher events) {
         this.redisson = redisson;
         this.settings = settings;
         this.units = units;
+        this.events = events;
         this.take = new LuaScript(redisson, "stock-take.lua");
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
         this.rebase = new LuaScript(redisson, "stock-rebase.lua");
@@ -54,6 +57,7 @@ public class StockCache {
     /** A new voucher's counter (no request can hold one of its units yet). A reset writes through its {@link ResetFence}. */
     public void set(long voucherId, int stock) {
         counter(voucherId).set(Integer.toString(stock));
+        events.publishEvent(new StockCounterWritten(voucherId));
     }
 
     /**
@@ -141,6 +145,7 @@ public class StockCache {
                 VoucherKeys.resetFence(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
                 VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId)), token, stock,
                 freshSale ? "1" : "0") == 1;
+        events.publishEvent(new StockCounterWritten(voucherId));
         if (!held) {
             log.warn("The stock reset of voucher {} outlived its fence (seckill.stock.reset-fence = {}): orders "
                     + "accepted meanwhile were counted against the new stock", voucherId, settings.resetFence());
