@@ -2,14 +2,7 @@ package dev.seckill.id;
 
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HexFormat;
-import java.util.List;
-import java.util.OptionalLong;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 import dev.seckill.shutdown.ShutdownOrder;
@@ -25,22 +18,20 @@ import org.springframework.stereotype.Component;
  * every {@code seckill.ids.renew-every} on its own thread, gives it back on shutdown. A renewal that
  * finds the number taken by someone else (this instance's lease ran out, say during a long GC pause or
  * a MySQL outage) stops the generator at once and takes a new number; until it has one, ids are refused.
+ * Taking a number is {@link WorkerNumberClaimer}'s, the renewal thread {@link LeaseRenewalThread}'s.
  */
 @Component
 class WorkerLeaseKeeper implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WorkerLeaseKeeper.class);
-    /** Candidates read per attempt; one is picked at random so that instances starting together rarely race. */
-    private static final int CANDIDATES = 32;
-    private static final int CLAIM_ATTEMPTS = 5;
 
     private final WorkerLeaseTable table;
     private final IdGenerator ids;
     private final IdSettings settings;
-    private final Clock clock;
     private final LongSupplier nanoTicker;
     private final String owner;
-    private ScheduledExecutorService renewer;
+    private final WorkerNumberClaimer claimer;
+    private LeaseRenewalThread renewer;
     private volatile boolean running;
     /** Set by stop(): a renewal still running then must not take a new number nothing would release. */
     private volatile boolean stopping;
@@ -56,9 +47,10 @@ class WorkerLeaseKeeper implements SmartLifecycle {
         this.table = table;
         this.ids = ids;
         this.settings = settings;
-        this.clock = clock;
         this.nanoTicker = nanoTicker;
         this.owner = owner;
+        // Built here, not injected: it must claim for this keeper's owner, which exists only per keeper.
+        this.claimer = new WorkerNumberClaimer(table, ids, settings, clock, nanoTicker, owner);
     }
 
     /**
@@ -79,15 +71,7 @@ class WorkerLeaseKeeper implements SmartLifecycle {
         if (!claimAny()) {
             throw new IllegalStateException("No id worker number is free in id_worker_lease (all 1024 are leased)");
         }
-        renewer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "id-worker-lease");
-            thread.setDaemon(true);
-            return thread;
-        });
-        // A fixed delay is timed by the monotonic clock (System.nanoTime): wall-clock steps neither
-        // bunch up nor skip renewals.
-        long every = settings.renewEvery().toNanos();
-        renewer.scheduleWithFixedDelay(this::renewOrReclaim, every, every, TimeUnit.NANOSECONDS);
+        renewer = LeaseRenewalThread.start(this::renewOrReclaim, settings.renewEvery());
         running = true;
     }
 
@@ -96,12 +80,7 @@ class WorkerLeaseKeeper implements SmartLifecycle {
         stopping = true;
         running = false;
         if (renewer != null) {
-            renewer.shutdownNow();
-            try {
-                renewer.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            renewer.stop();
         }
         release();
     }
@@ -152,39 +131,12 @@ class WorkerLeaseKeeper implements SmartLifecycle {
 
     /** Takes a free or expired worker number; false if every number stayed taken. */
     boolean claimAny() {
-        for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-            List<Integer> candidates = new ArrayList<>(table.takeable(CANDIDATES));
-            if (candidates.isEmpty()) {
-                return false;
-            }
-            Collections.shuffle(candidates);
-            for (int workerId : candidates) {
-                if (claim(workerId)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return claimer.claimAny();
     }
 
     /** Takes this worker number if it is free or expired, and starts the generator on it. */
     boolean claim(int workerId) {
-        // Taken before the database sets the expiry, so the lease ends here no later than there.
-        long started = nanoTicker.getAsLong();
-        OptionalLong previous = table.claim(workerId, owner, settings.leaseDuration());
-        if (previous.isEmpty()) {
-            return false;
-        }
-        // Write this holder's own high-water mark before issuing anything: from now on any later holder
-        // starts after it, whatever happens to this instance.
-        long floor = previous.getAsLong() + 1;
-        long ceiling = Math.max(clock.millis(), floor) + settings.leaseDuration().toMillis();
-        if (!table.renew(workerId, owner, settings.leaseDuration(), ceiling)) {
-            return false;
-        }
-        ids.startLease(workerId, previous.getAsLong(), ceiling, started + settings.leaseDuration().toNanos());
-        log.info("Id worker {} leased by {} (previous holder issued until {})", workerId, owner, previous.getAsLong());
-        return true;
+        return claimer.claim(workerId);
     }
 
     /** Stops issuing and frees the number for the next instance; harmless if there is none. */

@@ -40,7 +40,7 @@ class SyncMySqlBlackHoleIT {
             // can end the wait), then after a pause (the pool validates an idle connection first, and
             // opens new ones into the black hole). Nginx takes turns, so both instances meet it.
             expectBackendUnavailableInTime(api, voucherId, shoppers.get(1));
-            Thread.sleep(1_000);
+            Thread.sleep(1_000); // the pause above, on purpose: the pool's connections sit idle for a while
             expectBackendUnavailableInTime(api, voucherId, shoppers.get(2));
             expectBackendUnavailableInTime(api, voucherId, shoppers.get(3));
 

@@ -23,6 +23,7 @@ import dev.seckill.support.Api;
 import dev.seckill.support.Instances;
 import dev.seckill.support.RedisServer;
 import dev.seckill.support.TestServers;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -186,29 +187,30 @@ class LiveNumbersIT {
         assertThat(written).contains("seckill_orders_pending_age_milliseconds{" + voucher);
     }
 
-    private static JsonNode awaitLive(long voucherId, int requests, long orders, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            JsonNode live = a.asAdmin("GET", "/admin/vouchers/" + voucherId + "/live", null).expectStatus(200).json();
-            long accepted = sum(live, instance -> instance.path("accepted").asLong());
-            long refused = sum(live, instance -> {
-                long n = 0;
-                for (JsonNode count : instance.path("refused")) {
-                    n += count.asLong();
-                }
-                return n;
-            });
-            long written = sum(live, instance -> instance.path("written").asLong());
-            if (accepted == orders && accepted + refused == requests && written == orders) {
-                return live;
+    /** What the instances' live numbers add up to, shown whole if they never add up in time. */
+    private record LiveTotals(long accepted, long refused, long written, JsonNode live) {
+    }
+
+    private static JsonNode awaitLive(long voucherId, int requests, long orders, Duration timeout) {
+        return Awaitility.await("live numbers: accepted = written = " + orders + ", accepted + refused = " + requests)
+                .atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
+                .until(() -> liveTotals(voucherId), totals -> totals.accepted() == orders
+                        && totals.accepted() + totals.refused() == requests && totals.written() == orders)
+                .live();
+    }
+
+    private static LiveTotals liveTotals(long voucherId) {
+        JsonNode live = a.asAdmin("GET", "/admin/vouchers/" + voucherId + "/live", null).expectStatus(200).json();
+        long accepted = sum(live, instance -> instance.path("accepted").asLong());
+        long refused = sum(live, instance -> {
+            long n = 0;
+            for (JsonNode count : instance.path("refused")) {
+                n += count.asLong();
             }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("after " + timeout + ": accepted " + accepted + " (orders " + orders
-                        + "), accepted + refused " + (accepted + refused) + " (requests " + requests + "), written "
-                        + written + ": " + live);
-            }
-            Thread.sleep(200);
-        }
+            return n;
+        });
+        long written = sum(live, instance -> instance.path("written").asLong());
+        return new LiveTotals(accepted, refused, written, live);
     }
 
     private static long sum(JsonNode live, ToLongFunction<JsonNode> count) {

@@ -4,7 +4,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -18,8 +17,10 @@ import dev.seckill.support.Api;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.IntegrationTest;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -78,9 +79,9 @@ class AsyncCrashIT extends IntegrationTest {
                     }
                 }));
             }
-            while (accepted.size() < ORDERS / 3) {
-                Thread.sleep(5);
-            }
+            Awaitility.await("a third of the orders accepted").atMost(Duration.ofMinutes(1))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
+                    .until(() -> accepted.size() >= ORDERS / 3);
             pendingAtKill = killWhileItsConsumerHoldsMessages(a, voucherId);
             for (Future<?> request : sent) {
                 request.get();
@@ -107,20 +108,25 @@ class AsyncCrashIT extends IntegrationTest {
         assertThat(accepted.size()).isGreaterThanOrEqualTo(ORDERS - unanswered.get());
     }
 
-    /** Waits until A's consumer has messages delivered and not yet acknowledged, then kills A. */
+    /**
+     * Waits until A's consumer has messages delivered and not yet acknowledged, then kills A (killed also
+     * if that never happens, so the clients fail over to B), and returns how many A's consumer held.
+     * Polled in this thread, every millisecond: the kill follows the sighting as closely as it can.
+     */
     private long killWhileItsConsumerHoldsMessages(AppProcess a, long voucherId) throws InterruptedException {
         var stream = redisson.getStream(VoucherKeys.orders(voucherId), StringCodec.INSTANCE);
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline) {
-            Map<String, Long> byConsumer = stream.getPendingInfo("order-writers").getConsumerNames();
-            if (byConsumer.getOrDefault("crash-a-1", 0L) > 0) {
-                a.kill();
-                return stream.getPendingInfo("order-writers").getConsumerNames().getOrDefault("crash-a-1", 0L);
-            }
-            Thread.sleep(1);
+        try {
+            Awaitility.await("A's consumer holds unacknowledged messages").atMost(Duration.ofMinutes(1))
+                    .pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+                    .until(() -> heldBy(stream, "crash-a-1") > 0);
+        } finally {
+            a.kill();
         }
-        a.kill();
-        return 0;
+        return heldBy(stream, "crash-a-1");
+    }
+
+    private static long heldBy(RStream<?, ?> stream, String consumer) {
+        return stream.getPendingInfo("order-writers").getConsumerNames().getOrDefault(consumer, 0L);
     }
 
 }

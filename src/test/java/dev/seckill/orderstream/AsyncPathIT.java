@@ -46,7 +46,7 @@ class AsyncPathIT extends IntegrationTest {
             Response placed = api.seckill(voucherId, token).expectStatus(202);
             orderId = placed.json().path("orderId").asString();
             assertThat(placed.json().path("status").asString()).isEqualTo("PENDING");
-            Thread.sleep(300);
+            Thread.sleep(300); // time for a consumer to try, on purpose: the order must still be pending after it
             assertThat(order(orderId, token).path("status").asString()).isEqualTo("PENDING");
             JsonNode audit = api.audit(voucherId);
             assertThat(audit.path("pendingOrders").asLong()).isEqualTo(1);

@@ -48,7 +48,7 @@ class ConsumerFailurePolicyIT extends IntegrationTest {
             lockVoucherRow(holder, voucherId);
             orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
             awaitConsumerWaitingForLock(voucherId);
-            Thread.sleep(3_500); // three lock wait timeouts and more
+            Thread.sleep(3_500); // on purpose: three 1 s lock wait timeouts and more, none of which may count
             assertThat(redisson.getMap(VoucherKeys.attempts(voucherId), StringCodec.INSTANCE).size())
                     .as("no attempt counted").isZero();
             assertThat(status(orderId, token)).isEqualTo("PENDING");
@@ -117,7 +117,7 @@ class ConsumerFailurePolicyIT extends IntegrationTest {
         Awaitility.await("the consumer reads the order").atMost(Duration.ofSeconds(15))
                 .pollInterval(Duration.ofMillis(10)).until(() -> redisson.getStream(VoucherKeys.orders(voucherId),
                         StringCodec.INSTANCE).getPendingInfo("order-writers").getTotal() > 0);
-        Thread.sleep(300);
+        Thread.sleep(300); // on purpose: time for the check and for the UPDATE to reach our lock and wait
     }
 
     private String status(String orderId, String token) {

@@ -122,7 +122,7 @@ class AdminPagesBrowserIT {
                     String shopper = shoppers.get(i);
                     sent.add(pool.submit(() -> api.seckill(voucherId, shopper)));
                     if (i % 20 == 19) {
-                        Thread.sleep(300);
+                        Thread.sleep(300); // pacing, on purpose: the page gets time to show the count rising
                         seen.add(Long.parseLong(browser.find("#n-accepted").getText()));
                     }
                 }

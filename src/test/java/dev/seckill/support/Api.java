@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
+import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -83,17 +84,14 @@ public final class Api {
         return audit.json();
     }
 
-    /** The async path's orders reach MySQL shortly after their 202; waits until none is pending. */
-    public JsonNode awaitNoPendingOrders(long voucherId, Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode audit = audit(voucherId);
-        while (audit.path("pendingOrders").asLong() > 0) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("orders still pending after " + timeout + ": " + audit);
-            }
-            Thread.sleep(50);
-            audit = audit(voucherId);
-        }
+    /**
+     * The async path's orders reach MySQL shortly after their 202; waits until none is pending. An audit
+     * that does not answer 200 fails at once; on timeout the message shows the last audit.
+     */
+    public JsonNode awaitNoPendingOrders(long voucherId, Duration timeout) {
+        Awaitility.await("no order of voucher " + voucherId + " pending").atMost(timeout)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                .until(() -> audit(voucherId), audit -> audit.path("pendingOrders").asLong() == 0);
         // The audit counts MySQL's orders before Redis's pending ones: the last batch acknowledged between
         // the two reads shows no order pending and not all of them in MySQL yet. Once none is pending,
         // nothing moves any more: read it again.

@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
 /**
  * The packaged application (target/seckill-platform.jar) in a JVM of its own, pointed at the test
  * servers: the one kind of instance a test can kill -9 for real. Integration tests run after
@@ -171,24 +174,26 @@ public final class AppProcess implements AutoCloseable {
         return Files.readString(log);
     }
 
-    private void awaitHealthy(Duration timeout) throws InterruptedException {
+    /** Fails at once if the instance exits; killed if it is not healthy within {@code timeout}. */
+    private void awaitHealthy(Duration timeout) {
         Api api = new Api(port);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the instance exited; see " + log);
-            }
-            try {
-                if (api.get("/actuator/health").status() == 200) {
-                    return;
-                }
-            } catch (IllegalStateException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(250);
+        try {
+            Awaitility.await(instanceId + " becomes healthy").atMost(timeout)
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("the instance exited; see " + log);
+                        }
+                        try {
+                            return api.get("/actuator/health").status() == 200;
+                        } catch (IllegalStateException notYet) {
+                            return false; // not listening yet
+                        }
+                    });
+        } catch (ConditionTimeoutException notHealthy) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the instance did not become healthy; see " + log, notHealthy);
         }
-        process.destroyForcibly();
-        throw new IllegalStateException("the instance did not become healthy; see " + log);
     }
 
     @Override

@@ -20,11 +20,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The database's own defences, below every cache and lock: the guarded UPDATE, the CHECK on stock
  * and the unique key on (user_id, voucher_id). A JPA slice on the real MySQL/MariaDB schema that
- * Flyway builds; each test rolls back.
+ * Flyway builds; each test rolls back. Named {@code *IT}: it needs MySQL/MariaDB, so failsafe runs it with
+ * the integration tests, not surefire with the unit tests.
  */
 @DataJpaTest
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
-class StockGuardDataJpaTest {
+class StockGuardDataJpaIT {
 
     @Autowired
     SeckillVoucherRepository sales;
