@@ -22,7 +22,7 @@ import java.time.Instant;
  * @param redisDataLost Redis lost its data while this voucher existed: accepted orders may be missing
  * @param redisDataLostAt when the latest such loss was detected, or null
  */
-record VoucherAudit(long voucherId, int initialStock, int dbStock, Long redisStock, long orders, long distinctBuyers,
+public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long redisStock, long orders, long distinctBuyers,
         long duplicateBuyers, long oversold, long pendingOrders, long syncUnitsInFlight, long failedOrders,
         long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean consistent) {
 

@@ -9,7 +9,7 @@ import org.springframework.stereotype.Service;
 
 /** A voucher's live numbers: the audit's counts, the backlog's age and every instance's latest snapshot. */
 @Service
-class LiveNumbers {
+public class LiveNumbers {
 
     private final AuditService audits;
     private final PendingBacklog backlog;
@@ -23,8 +23,8 @@ class LiveNumbers {
         this.clock = clock;
     }
 
-    /** @throws dev.seckill.web.SeckillProblem voucher-not-found */
-    VoucherLive of(long voucherId) {
+    /** @throws dev.seckill.refusal.Refusal voucher-not-found */
+    public VoucherLive of(long voucherId) {
         AuditService.SaleNumbers sale = audits.numbers(voucherId);
         Instant now = clock.instant();
         // The count is read now; the oldest order may be up to a second older than the gauges' last read.

@@ -13,6 +13,6 @@ import java.util.List;
  * @param oldestPendingAgeMillis how long the oldest of them has waited (0 when none)
  * @param instances              every instance that wrote a snapshot lately, by name
  */
-record VoucherLive(long voucherId, Instant at, Long stockInRedis, int stockInMySql, long ordersInMySql, long pending,
+public record VoucherLive(long voucherId, Instant at, Long stockInRedis, int stockInMySql, long ordersInMySql, long pending,
         long oldestPendingAgeMillis, long deadLetters, List<InstanceLive> instances) {
 }

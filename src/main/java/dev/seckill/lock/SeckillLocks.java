@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
@@ -40,7 +40,7 @@ public class SeckillLocks {
         boolean locked = tryLock(lock, 0);
         meters.shopperWaited(System.nanoTime() - start);
         if (!locked) {
-            throw new SeckillProblem(ProblemCode.REQUEST_IN_FLIGHT);
+            throw new Refusal(Reason.REQUEST_IN_FLIGHT);
         }
         return new HeldLock(lock, meters);
     }
@@ -53,7 +53,7 @@ public class SeckillLocks {
         // Refused waits count too: a voucher-busy after voucher-wait is the longest wait there is.
         meters.voucherWaited(System.nanoTime() - start);
         if (!locked) {
-            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY);
+            throw new Refusal(Reason.VOUCHER_BUSY);
         }
         return new HeldLock(lock, meters);
     }
@@ -95,7 +95,7 @@ public class SeckillLocks {
             return lock.tryLock(waitMillis, WATCHDOG, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Interrupted while waiting for a lock");
+            throw new Refusal(Reason.VOUCHER_BUSY, "Interrupted while waiting for a lock");
         }
     }
 }

@@ -4,11 +4,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.web.ProblemCode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -54,14 +52,13 @@ public class SaleMeters {
     private final MeterRegistry registry;
     private final String mode;
     private final ConcurrentHashMap<Long, VoucherMeters> vouchers = new ConcurrentHashMap<>();
-    private final AtomicReferenceArray<Counter> unknownVoucherRefusals;
+    private final ConcurrentHashMap<String, Counter> unknownVoucherRefusals = new ConcurrentHashMap<>();
     private final Timer enqueue;
     private final Timer mysqlWrite;
 
     public SaleMeters(MeterRegistry registry, SeckillSettings settings) {
         this.registry = registry;
         this.mode = settings.async() ? "async" : "sync";
-        this.unknownVoucherRefusals = new AtomicReferenceArray<>(ProblemCode.values().length);
         // Percentile histograms: Prometheus computes p50/p99 across instances (histogram_quantile), which
         // client-side percentiles cannot be summed into. Untagged by voucher: a histogram is ~70 series.
         this.enqueue = Timer.builder("seckill.redis.enqueue")
@@ -78,13 +75,14 @@ public class SaleMeters {
     }
 
     /** A refusal of {@code POST /seckill/{id}}, by the problem code the shopper got. */
-    public void refused(long voucherId, ProblemCode code) {
-        if (code == ProblemCode.VOUCHER_NOT_FOUND) {
-            refusal(unknownVoucherRefusals, UNKNOWN_VOUCHER, code).increment();
-            return;
-        }
+    public void refused(long voucherId, String code) {
         VoucherMeters meters = of(voucherId);
         refusal(meters.refused, meters.tag, code).increment();
+    }
+
+    /** A refusal of a voucher id that does not exist, counted without the id. */
+    public void refusedUnknownVoucher(String code) {
+        refusal(unknownVoucherRefusals, UNKNOWN_VOUCHER, code).increment();
     }
 
     /** A request with an Idempotency-Key answered with the shopper's existing order: no new order, no refusal. */
@@ -137,13 +135,13 @@ public class SaleMeters {
         return meters != null ? meters : vouchers.computeIfAbsent(voucherId, VoucherMeters::new);
     }
 
-    private Counter refusal(AtomicReferenceArray<Counter> counters, String voucherTag, ProblemCode code) {
-        Counter counter = counters.get(code.ordinal());
+    private Counter refusal(ConcurrentHashMap<String, Counter> counters, String voucherTag, String code) {
+        Counter counter = counters.get(code);
         if (counter == null) {
             // Micrometer answers the same counter for the same id, so two threads racing here share one.
-            counter = Counter.builder("seckill.orders.refused").description("Refusals of POST /seckill/{id}, by problem code")
-                    .tag("voucher", voucherTag).tag("code", code.code()).register(registry);
-            counters.set(code.ordinal(), counter);
+            counter = counters.computeIfAbsent(code, c -> Counter.builder("seckill.orders.refused")
+                    .description("Refusals of POST /seckill/{id}, by problem code")
+                    .tag("voucher", voucherTag).tag("code", c).register(registry));
         }
         return counter;
     }
@@ -155,7 +153,7 @@ public class SaleMeters {
         final Counter accepted;
         final Counter replayed;
         final Counter written;
-        final AtomicReferenceArray<Counter> refused = new AtomicReferenceArray<>(ProblemCode.values().length);
+        final ConcurrentHashMap<String, Counter> refused = new ConcurrentHashMap<>();
         final ConcurrentHashMap<GiveUpReason, Counter> givenUp = new ConcurrentHashMap<>();
 
         VoucherMeters(long voucherId) {
@@ -171,12 +169,7 @@ public class SaleMeters {
 
         VoucherCounts counts() {
             Map<String, Long> refusals = new TreeMap<>();
-            for (int i = 0; i < refused.length(); i++) {
-                Counter counter = refused.get(i);
-                if (counter != null) {
-                    refusals.put(ProblemCode.values()[i].code(), (long) counter.count());
-                }
-            }
+            refused.forEach((code, counter) -> refusals.put(code, (long) counter.count()));
             Map<String, Long> gaveUp = new TreeMap<>();
             givenUp.forEach((reason, counter) -> gaveUp.put(reason.tag(), (long) counter.count()));
             return new VoucherCounts((long) accepted.count(), refusals, (long) replayed.count(), (long) written.count(),

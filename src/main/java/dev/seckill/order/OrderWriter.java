@@ -3,8 +3,8 @@ package dev.seckill.order;
 import java.time.Clock;
 
 import dev.seckill.voucher.SeckillVoucherRepository;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -35,15 +35,15 @@ public class OrderWriter {
     @Transactional
     public void create(long orderId, long shopperId, long voucherId) {
         if (orders.existsByUserIdAndVoucherId(shopperId, voucherId)) {
-            throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
+            throw new Refusal(Reason.ALREADY_ORDERED);
         }
         if (vouchers.takeOne(voucherId) == 0) {
-            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+            throw new Refusal(Reason.SOLD_OUT);
         }
         try {
             orders.saveAndFlush(new VoucherOrder(orderId, shopperId, voucherId, OrderStatus.CONFIRMED, clock.instant()));
         } catch (DataIntegrityViolationException duplicate) {
-            throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
+            throw new Refusal(Reason.ALREADY_ORDERED);
         }
     }
 }

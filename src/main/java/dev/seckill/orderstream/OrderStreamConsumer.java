@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 
 import dev.seckill.shutdown.ShutdownOrder;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.web.SeckillProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -135,11 +134,9 @@ class OrderStreamConsumer implements SmartLifecycle {
 
     /** Sale windows are wall-clock times: this is the one comparison that uses the wall clock. */
     private boolean saleOver(long voucherId) {
-        try {
-            return windows.require(voucherId).end().plus(ENDED_SALE_GRACE).isBefore(clock.instant());
-        } catch (SeckillProblem unknownVoucher) {
-            return true;
-        }
+        // A voucher that no longer exists is over too.
+        return windows.find(voucherId).map(window -> window.end().plus(ENDED_SALE_GRACE).isBefore(clock.instant()))
+                .orElse(true);
     }
 
     /** Sleeps between polls, but not past stop(). */

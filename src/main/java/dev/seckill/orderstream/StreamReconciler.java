@@ -14,8 +14,8 @@ import dev.seckill.stock.StockCache;
 import dev.seckill.stock.SyncUnits;
 import dev.seckill.stock.VoucherKeys;
 import dev.seckill.syncunit.SyncUnitSweeper;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
@@ -161,7 +161,7 @@ public class StreamReconciler {
         List<Integer> stock = jdbc.queryForList("SELECT stock FROM seckill_voucher WHERE voucher_id = ?", Integer.class,
                 voucherId);
         if (stock.isEmpty()) {
-            throw new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+            throw new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
         }
         // UNIQUE(user_id, voucher_id): one row per buyer.
         Map<String, String> orderOf = new HashMap<>();

@@ -1,8 +1,8 @@
 package dev.seckill.ratelimit;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.stereotype.Component;
@@ -56,8 +56,8 @@ public class ShopperRateLimits {
             }
         };
         if (!allowed) {
-            throw new SeckillProblem(ProblemCode.RATE_LIMITED, "At most " + limit.permits() + " requests per "
-                    + DurationStyle.SIMPLE.print(limit.per()) + " for this shopper", limit.retryAfterSeconds());
+            throw new Refusal(Reason.RATE_LIMITED, "At most " + limit.permits() + " requests per "
+                    + DurationStyle.SIMPLE.print(limit.per()) + " for this shopper", limit.retryAfterSeconds(), 0);
         }
     }
 }

@@ -11,8 +11,8 @@ import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.stock.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.springframework.stereotype.Service;
 
 /**
@@ -22,7 +22,7 @@ import org.springframework.stereotype.Service;
  * per {@code seckill.stock.sold-out-recheck}), unless the request carries an {@code Idempotency-Key}.
  */
 @Service
-class AsyncSeckillService {
+public class AsyncSeckillService {
 
     private final SaleWindowCache windows;
     private final SoldOutFlags soldOut;
@@ -50,9 +50,9 @@ class AsyncSeckillService {
     /**
      * @param replayable the request carries an {@code Idempotency-Key}: it may be a retry of one whose
      *        answer was lost, so the shopper's existing order is answered as a success (the first
-     *        answer again) instead of already-ordered or sold-out. See {@link SeckillController}.
+     *        answer again) instead of already-ordered or sold-out. See the seckill endpoint (web module).
      */
-    PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
+    public PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         long generation = soldOut.admit(voucherId);
         if (generation == SoldOutFlags.SOLD_OUT) {
@@ -64,7 +64,7 @@ class AsyncSeckillService {
                     return PlacedOrder.replayed(own.getAsLong());
                 }
             }
-            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+            throw new Refusal(Reason.SOLD_OUT);
         }
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
@@ -81,17 +81,17 @@ class AsyncSeckillService {
             }
             case SOLD_OUT -> {
                 soldOut.markSoldOut(voucherId, generation);
-                throw new SeckillProblem(ProblemCode.SOLD_OUT);
+                throw new Refusal(Reason.SOLD_OUT);
             }
-            case RESETTING -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY,
+            case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
                     "The voucher's stock is being reset; try again in a moment");
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
-            case NOT_CACHED -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
+            case NOT_CACHED -> throw new Refusal(Reason.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
             case UNCONFIRMED -> {
                 // Taken by the master and on its way to MySQL like any other: an accepted order, only its
                 // answer is a 503 (the replicas did not confirm it in time).
                 meters.accepted(voucherId);
-                throw new OrderUnconfirmed(orderId, voucherId);
+                throw Refusal.unconfirmed(orderId, voucherId);
             }
         };
     }
@@ -107,6 +107,6 @@ class AsyncSeckillService {
         if (replayable && existing > 0) {
             return PlacedOrder.replayed(existing);
         }
-        throw new AlreadyOrdered(existing);
+        throw Refusal.alreadyOrdered(existing);
     }
 }

@@ -13,8 +13,8 @@ import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.stock.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,7 +27,7 @@ import org.springframework.stereotype.Service;
  * dies half-way is found, and MySQL says whether it was sold (dev.seckill.syncunit).
  */
 @Service
-class SeckillService {
+public class SeckillService {
 
     private final SaleWindowCache windows;
     private final StockCache stock;
@@ -59,7 +59,7 @@ class SeckillService {
      * @param replayable the request carries an {@code Idempotency-Key}: the shopper's existing order
      *        is answered as a success (the first answer again) instead of already-ordered or sold-out.
      */
-    PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
+    public PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
             // A retry of the request that took one of the last units must get its order back.
@@ -69,13 +69,13 @@ class SeckillService {
                     return PlacedOrder.replayed(own.getAsLong());
                 }
             }
-            throw new SeckillProblem(ProblemCode.SOLD_OUT);
+            throw new Refusal(Reason.SOLD_OUT);
         }
         rateLimits.requireOrderPermit(shopperId);
         try {
             return PlacedOrder.created(order(shopperId, voucherId));
-        } catch (SeckillProblem refusal) {
-            if (refusal.code() != ProblemCode.ALREADY_ORDERED) {
+        } catch (Refusal refusal) {
+            if (refusal.reason() != Reason.ALREADY_ORDERED) {
                 throw refusal;
             }
             // Said by the buyer set or by MySQL; MySQL names the order (every sync order is there),
@@ -85,7 +85,7 @@ class SeckillService {
             if (replayable && existing > 0) {
                 return PlacedOrder.replayed(existing);
             }
-            throw new AlreadyOrdered(existing);
+            throw Refusal.alreadyOrdered(existing);
         }
     }
 
@@ -119,10 +119,10 @@ class SeckillService {
         }
         switch (taken) {
             case TAKEN -> { }
-            case ALREADY_BOUGHT -> throw new SeckillProblem(ProblemCode.ALREADY_ORDERED);
-            case RESETTING -> throw new SeckillProblem(ProblemCode.VOUCHER_BUSY,
+            case ALREADY_BOUGHT -> throw new Refusal(Reason.ALREADY_ORDERED);
+            case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
                     "The voucher's stock is being reset; try again in a moment");
-            default -> throw new SeckillProblem(ProblemCode.SOLD_OUT);
+            default -> throw new Refusal(Reason.SOLD_OUT);
         }
     }
 }

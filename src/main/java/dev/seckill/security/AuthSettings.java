@@ -19,7 +19,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.auth")
-record AuthSettings(
+public record AuthSettings(
         @NotBlank @Size(min = 32, message = "must be at least 32 characters") String tokenSecret,
         @NotNull Duration tokenTtl,
         @NotBlank String adminUser,

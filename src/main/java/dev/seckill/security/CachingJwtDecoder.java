@@ -16,7 +16,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
  * never remembered; a remembered token is handed out only before its expiry (then the real decoder says
  * why it is refused).
  */
-final class CachingJwtDecoder implements JwtDecoder {
+public final class CachingJwtDecoder implements JwtDecoder {
 
     /**
      * A remembered token holds its string, the {@code Jwt} and its two maps: about a kilobyte. At 250,000 the

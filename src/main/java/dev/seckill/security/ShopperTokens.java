@@ -44,7 +44,7 @@ public class ShopperTokens {
 
     static final String ISSUER = "seckill";
     /** The error code the expiry check gives, so the entry point can answer token-expired, not token-invalid. */
-    static final String EXPIRED = "token_expired";
+    public static final String EXPIRED = "token_expired";
     static final List<GrantedAuthority> SHOPPER = AuthorityUtils.createAuthorityList("ROLE_SHOPPER");
 
     private final JwtEncoder encoder;
@@ -66,7 +66,7 @@ public class ShopperTokens {
     }
 
     /** Signature (HS256 only), issuer, expiry with no leeway, and a subject that is a shopper id. */
-    static JwtDecoder decoder(AuthSettings settings, Clock clock) {
+    public static JwtDecoder decoder(AuthSettings settings, Clock clock) {
         NimbusJwtDecoder decoder = NimbusJwtDecoder.withSecretKey(key(settings.tokenSecret()))
                 .macAlgorithm(MacAlgorithm.HS256).build();
         // The default converter tries to read "iss" as a URL; ours is a plain name, so every token paid for
@@ -78,7 +78,7 @@ public class ShopperTokens {
     }
 
     /** The authentication of a request whose token passed {@link #decoder}. */
-    static AbstractAuthenticationToken authentication(Jwt jwt) {
+    public static AbstractAuthenticationToken authentication(Jwt jwt) {
         return new ShopperAuthentication(new CurrentShopper(Long.parseLong(jwt.getSubject())), jwt.getTokenValue());
     }
 

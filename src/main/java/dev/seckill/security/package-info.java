@@ -1,14 +1,8 @@
 /**
- * Who may call what, decided by Spring Security before any controller runs.
- * <ul>
- *   <li>{@code /admin/**} and every actuator endpoint but health: HTTP Basic against
- *       {@code seckill.auth.admin-user}/{@code admin-password}; failed logins are logged and limited per client
- *       address ({@link dev.seckill.security.AdminLoginLimiter}).</li>
- *   <li>{@code /seckill/**}, {@code /orders/**}: a shopper's HMAC-signed JWT ({@link dev.seckill.security.ShopperTokens}),
- *       checked by the resource server's {@code NimbusJwtDecoder} with the shared secret; no Redis or MySQL call.</li>
- *   <li>a short public list ({@code /vouchers}, {@code /ping}, health); every other path is denied and answers 404.</li>
- * </ul>
- * Rules match the decoded, normalized path, behind Spring Security's {@code StrictHttpFirewall}; every refusal
- * is an RFC 9457 problem with a stable code. Owns the Redis keys {@code seckill:rate:admin-login-failures:*}.
+ * Who a shopper is: tokens are HMAC-signed JWTs ({@link dev.seckill.security.ShopperTokens}) issued here
+ * and verified with the shared secret by one decoder (a Nimbus decoder behind a cache of verified tokens),
+ * with no Redis or MySQL call; the verified shopper is a {@link dev.seckill.security.CurrentShopper}.
+ * The filter chains that use them, the admin's Basic login and their answers are HTTP, so they live in the
+ * web module ({@code dev.seckill.web.security}). Owns no table, key or script.
  */
 package dev.seckill.security;

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
 
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -130,11 +130,11 @@ public class StockCache {
         long answer = fence.evalLong(List.of(VoucherKeys.resetFence(voucherId), VoucherKeys.pending(voucherId)),
                 token, settings.resetFence().toMillis());
         if (answer > 0) {
-            throw new SeckillProblem(ProblemCode.ORDERS_PENDING,
+            throw new Refusal(Reason.ORDERS_PENDING,
                     answer + " accepted orders are not in MySQL yet; reset once they are");
         }
         if (answer < 0) {
-            throw new SeckillProblem(ProblemCode.VOUCHER_BUSY, "Another stock reset of this voucher is under way");
+            throw new Refusal(Reason.VOUCHER_BUSY, "Another stock reset of this voucher is under way");
         }
         return new ResetFence(this, voucherId, token);
     }

@@ -14,7 +14,6 @@ import dev.seckill.stock.SyncUnits;
 import dev.seckill.stock.SyncUnits.Unit;
 import dev.seckill.stock.SyncUnits.VoucherUnits;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.web.SeckillProblem;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,12 +145,9 @@ public class SyncUnitSweeper extends PeriodicTask {
 
     private void forgetIfOver(VoucherUnits snapshot) {
         long voucherId = snapshot.voucherId();
-        boolean over;
-        try {
-            over = decision.canForget(snapshot, windows.require(voucherId).end(), clock.instant());
-        } catch (SeckillProblem unknownVoucher) {
-            over = true;
-        }
+        // A voucher that no longer exists is over too.
+        boolean over = windows.find(voucherId).map(window -> decision.canForget(snapshot, window.end(), clock.instant()))
+                .orElse(true);
         if (over) {
             units.unregister(voucherId);
         }

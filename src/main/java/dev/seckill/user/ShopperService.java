@@ -12,7 +12,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 @Service
-class ShopperService {
+public class ShopperService {
 
     private final JdbcTemplate jdbc;
     private final IdGenerator ids;
@@ -28,7 +28,7 @@ class ShopperService {
 
     /** Creates test shoppers in one batch and mints a token for each. */
     @Transactional
-    List<MintedShopper> createTestShoppers(int count) {
+    public List<MintedShopper> createTestShoppers(int count) {
         Timestamp now = Timestamp.from(clock.instant());
         List<MintedShopper> minted = new ArrayList<>(count);
         List<Object[]> rows = new ArrayList<>(count);
@@ -41,6 +41,6 @@ class ShopperService {
         return minted;
     }
 
-    record MintedShopper(long id, String token) {
+    public record MintedShopper(long id, String token) {
     }
 }

@@ -14,7 +14,7 @@ import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
 /** Times are ISO-8601 with an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}. */
-record CreateVoucherRequest(
+public record CreateVoucherRequest(
         @NotBlank @Size(max = 120) String title,
         @Size(max = 2000) String description,
         @NotNull @DecimalMin("0.00") @DecimalMax("1000000.00") @Digits(integer = 7, fraction = 2) BigDecimal price,

@@ -2,13 +2,14 @@ package dev.seckill.voucher;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -62,15 +63,25 @@ public class SaleWindowCache {
         this.nextLoadAt = nanoTicker.getAsLong();
     }
 
-    /** The voucher's window, or 404 voucher-not-found. */
+    /** The voucher's window; refused as voucher-not-found when there is no such voucher. */
     public SaleWindow require(long voucherId) {
+        SaleWindow window = lookUp(voucherId);
+        if (window == null) {
+            throw new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+        }
+        return window;
+    }
+
+    /** The voucher's window, or empty when there is no such voucher (for background work, which refuses nobody). */
+    public Optional<SaleWindow> find(long voucherId) {
+        return Optional.ofNullable(lookUp(voucherId));
+    }
+
+    private SaleWindow lookUp(long voucherId) {
         SaleWindow window = known.get(voucherId);
         if (window == null && voucherId > loadedUpTo) {
             loadNew();
             window = known.get(voucherId);
-        }
-        if (window == null) {
-            throw new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
         }
         return window;
     }

@@ -10,7 +10,7 @@ import jakarta.validation.constraints.PositiveOrZero;
  *                     initial stock becomes {@code orders + stock}, so the audit keeps adding up;
  *                     false when absent
  */
-record StockResetRequest(@NotNull @PositiveOrZero @Max(VoucherLimits.MAX_STOCK) Integer stock, Boolean deleteOrders) {
+public record StockResetRequest(@NotNull @PositiveOrZero @Max(VoucherLimits.MAX_STOCK) Integer stock, Boolean deleteOrders) {
 
     boolean deletesOrders() {
         return Boolean.TRUE.equals(deleteOrders);

@@ -7,8 +7,8 @@ import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.stock.ResetFence;
 import dev.seckill.stock.StockCache;
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.PageRequest;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -25,7 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * count and the counter write.
  */
 @Service
-class VoucherService {
+public class VoucherService {
 
     private final VoucherRepository vouchers;
     private final SeckillVoucherRepository seckillVouchers;
@@ -50,7 +50,7 @@ class VoucherService {
         this.events = events;
     }
 
-    VoucherView create(CreateVoucherRequest request) {
+    public VoucherView create(CreateVoucherRequest request) {
         VoucherView written = tx.execute(status -> {
             Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
                     request.price(), clock.instant()));
@@ -73,17 +73,17 @@ class VoucherService {
     }
 
     @Transactional(readOnly = true)
-    VoucherView find(long voucherId) {
+    public VoucherView find(long voucherId) {
         SeckillVoucher sale = requireSale(voucherId);
         return view(vouchers.getReferenceById(voucherId), sale);
     }
 
     @Transactional(readOnly = true)
-    List<VoucherView> newest(int page, int size) {
+    public List<VoucherView> newest(int page, int size) {
         return vouchers.newest(PageRequest.of(page, size));
     }
 
-    VoucherView resetStock(long voucherId, StockResetRequest request) {
+    public VoucherView resetStock(long voucherId, StockResetRequest request) {
         if (!seckillVouchers.existsById(voucherId)) {
             throw notFound(voucherId);
         }
@@ -115,8 +115,8 @@ class VoucherService {
         return seckillVouchers.findById(voucherId).orElseThrow(() -> notFound(voucherId));
     }
 
-    private static SeckillProblem notFound(long voucherId) {
-        return new SeckillProblem(ProblemCode.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
+    private static Refusal notFound(long voucherId) {
+        return new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
     }
 
     static VoucherView view(Voucher voucher, SeckillVoucher sale) {

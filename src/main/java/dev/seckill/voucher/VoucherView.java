@@ -3,6 +3,6 @@ package dev.seckill.voucher;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-record VoucherView(long id, String title, String description, BigDecimal price, int stock, int initialStock,
+public record VoucherView(long id, String title, String description, BigDecimal price, int stock, int initialStock,
         Instant beginTime, Instant endTime) {
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.Map;
 
 import dev.seckill.id.IdsUnavailableException;
+import dev.seckill.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.redisson.client.RedisConnectionException;
@@ -43,6 +44,11 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    @ExceptionHandler(Refusal.class)
+    ResponseEntity<ProblemDetail> handleRefusal(Refusal refusal) {
+        return handleSeckillProblem(Refusals.problemOf(refusal));
+    }
 
     @ExceptionHandler(SeckillProblem.class)
     ResponseEntity<ProblemDetail> handleSeckillProblem(SeckillProblem problem) {

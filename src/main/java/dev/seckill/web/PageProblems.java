@@ -1,5 +1,6 @@
 package dev.seckill.web;
 
+import dev.seckill.refusal.Refusal;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -13,6 +14,11 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 @ControllerAdvice(annotations = Pages.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class PageProblems {
+
+    @ExceptionHandler(Refusal.class)
+    String refusal(Refusal refusal, HttpServletResponse response, Model model) {
+        return page(Refusals.codeOf(refusal.reason()), refusal.getMessage(), response, model);
+    }
 
     @ExceptionHandler(SeckillProblem.class)
     String problem(SeckillProblem problem, HttpServletResponse response, Model model) {

@@ -3,7 +3,6 @@ package dev.seckill.metrics;
 import java.util.Map;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.web.ProblemCode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -20,9 +19,9 @@ class SaleMetersTest {
         meters.accepted(1);
         meters.accepted(1);
         meters.accepted(2);
-        meters.refused(1, ProblemCode.SOLD_OUT);
-        meters.refused(1, ProblemCode.SOLD_OUT);
-        meters.refused(1, ProblemCode.ALREADY_ORDERED);
+        meters.refused(1, "sold-out");
+        meters.refused(1, "sold-out");
+        meters.refused(1, "already-ordered");
         meters.replayed(2);
         meters.written(1, 5);
         meters.written(1, 0);
@@ -41,17 +40,17 @@ class SaleMetersTest {
 
     @Test
     void theSameCounterIsFoundAgainNotRegisteredAgain() {
-        meters.refused(7, ProblemCode.RATE_LIMITED);
+        meters.refused(7, "rate-limited");
         Counter first = registry.get("seckill.orders.refused").tags("voucher", "7", "code", "rate-limited").counter();
-        meters.refused(7, ProblemCode.RATE_LIMITED);
+        meters.refused(7, "rate-limited");
         assertThat(registry.get("seckill.orders.refused").counters()).containsExactly(first);
         assertThat(first.count()).isEqualTo(2);
     }
 
     @Test
     void anUnknownVoucherIsNotATag() {
-        meters.refused(123_456_789, ProblemCode.VOUCHER_NOT_FOUND);
-        meters.refused(987_654_321, ProblemCode.VOUCHER_NOT_FOUND);
+        meters.refusedUnknownVoucher("voucher-not-found");
+        meters.refusedUnknownVoucher("voucher-not-found");
 
         assertThat(registry.get("seckill.orders.refused").counters()).hasSize(1);
         assertThat(registry.get("seckill.orders.refused").tags("voucher", "unknown", "code", "voucher-not-found")

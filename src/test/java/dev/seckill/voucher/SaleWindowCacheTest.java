@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,8 +92,8 @@ class SaleWindowCacheTest {
     }
 
     private void assertNotFound(long id) {
-        assertThatThrownBy(() -> cache.require(id)).isInstanceOfSatisfying(SeckillProblem.class,
-                p -> assertThat(p.code()).isEqualTo(ProblemCode.VOUCHER_NOT_FOUND));
+        assertThatThrownBy(() -> cache.require(id)).isInstanceOfSatisfying(Refusal.class,
+                p -> assertThat(p.reason()).isEqualTo(Reason.VOUCHER_NOT_FOUND));
     }
 
     static final class FakeTicker {

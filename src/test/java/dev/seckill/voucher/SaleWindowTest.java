@@ -2,8 +2,8 @@ package dev.seckill.voucher;
 
 import java.time.Instant;
 
-import dev.seckill.web.ProblemCode;
-import dev.seckill.web.SeckillProblem;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -24,14 +24,14 @@ class SaleWindowTest {
     @Test
     void notStartedBeforeBegin() {
         assertThatThrownBy(() -> window.requireOpenAt(BEGIN.minusMillis(1)))
-                .isInstanceOfSatisfying(SeckillProblem.class, p -> org.assertj.core.api.Assertions
-                        .assertThat(p.code()).isEqualTo(ProblemCode.SALE_NOT_STARTED));
+                .isInstanceOfSatisfying(Refusal.class, p -> org.assertj.core.api.Assertions
+                        .assertThat(p.reason()).isEqualTo(Reason.SALE_NOT_STARTED));
     }
 
     @Test
     void endedAtEnd() {
         assertThatThrownBy(() -> window.requireOpenAt(END))
-                .isInstanceOfSatisfying(SeckillProblem.class, p -> org.assertj.core.api.Assertions
-                        .assertThat(p.code()).isEqualTo(ProblemCode.SALE_ENDED));
+                .isInstanceOfSatisfying(Refusal.class, p -> org.assertj.core.api.Assertions
+                        .assertThat(p.reason()).isEqualTo(Reason.SALE_ENDED));
     }
 }

@@ -1,4 +1,6 @@
-package dev.seckill.voucher;
+package dev.seckill.web.admin;
+
+import dev.seckill.voucher.VoucherService;
 
 import java.time.Clock;
 

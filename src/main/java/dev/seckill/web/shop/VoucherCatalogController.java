@@ -1,4 +1,7 @@
-package dev.seckill.voucher;
+package dev.seckill.web.shop;
+
+import dev.seckill.voucher.VoucherService;
+import dev.seckill.voucher.VoucherView;
 
 import java.util.List;
 

@@ -1,4 +1,7 @@
-package dev.seckill.audit;
+package dev.seckill.web.admin;
+
+import dev.seckill.audit.AuditService;
+import dev.seckill.audit.VoucherAudit;
 
 import jakarta.validation.constraints.Positive;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -1,4 +1,6 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
+
+import dev.seckill.web.security.FastBearerTokenResolver;
 
 import java.util.ArrayList;
 import java.util.List;

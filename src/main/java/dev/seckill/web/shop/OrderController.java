@@ -1,4 +1,7 @@
-package dev.seckill.order;
+package dev.seckill.web.shop;
+
+import dev.seckill.order.OrderQueries;
+import dev.seckill.order.OrderView;
 
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.security.CurrentShopper;

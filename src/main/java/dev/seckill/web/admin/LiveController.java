@@ -1,4 +1,8 @@
-package dev.seckill.live;
+package dev.seckill.web.admin;
+
+import dev.seckill.live.LiveNumbers;
+import dev.seckill.live.VoucherLive;
+import dev.seckill.web.security.SecurityConfiguration;
 
 import jakarta.validation.constraints.Positive;
 import org.springframework.web.bind.annotation.GetMapping;

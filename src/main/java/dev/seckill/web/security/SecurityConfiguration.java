@@ -1,4 +1,8 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
+
+import dev.seckill.security.AuthSettings;
+import dev.seckill.security.CachingJwtDecoder;
+import dev.seckill.security.ShopperTokens;
 
 import java.time.Clock;
 import java.util.Arrays;
@@ -40,7 +44,7 @@ import org.springframework.security.web.authentication.www.BasicAuthenticationFi
  */
 @Configuration(proxyBeanMethods = false)
 @EnableWebSecurity
-class SecurityConfiguration {
+public class SecurityConfiguration {
 
     static final String[] SHOPPER_PATHS = {"/seckill/**", "/orders/**"};
     static final String[] PUBLIC_PATHS = {"/vouchers", "/vouchers/*", "/ping", "/error"};
@@ -158,11 +162,6 @@ class SecurityConfiguration {
                 .requestCache(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)
                 .logout(AbstractHttpConfigurer::disable);
-    }
-
-    @Bean
-    JwtDecoder shopperTokenDecoder(AuthSettings settings, Clock clock) {
-        return new CachingJwtDecoder(ShopperTokens.decoder(settings, clock), clock);
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
 
 import java.io.IOException;
 import java.net.URLEncoder;

@@ -1,4 +1,4 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.http.HttpHeaders;

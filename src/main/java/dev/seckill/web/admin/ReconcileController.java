@@ -1,4 +1,6 @@
-package dev.seckill.orderstream;
+package dev.seckill.web.admin;
+
+import dev.seckill.orderstream.StreamReconciler;
 
 import java.time.Instant;
 

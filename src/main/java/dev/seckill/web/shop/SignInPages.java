@@ -1,10 +1,12 @@
-package dev.seckill.user;
+package dev.seckill.web.shop;
+
+import dev.seckill.user.ShopperService;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.seckill.security.ShopperCookie;
+import dev.seckill.web.security.ShopperCookie;
 import dev.seckill.web.Pages;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.SeckillProblem;

@@ -1,4 +1,4 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
 
 import java.io.IOException;
 
@@ -27,7 +27,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Nginx the client address is the one Nginx saw ({@code server.forward-headers-strategy=native}).
  */
 @Component
-class AdminLoginLimiter {
+public class AdminLoginLimiter {
 
     private static final Logger log = LoggerFactory.getLogger(AdminLoginLimiter.class);
 

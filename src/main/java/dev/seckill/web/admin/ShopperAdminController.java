@@ -1,4 +1,6 @@
-package dev.seckill.user;
+package dev.seckill.web.admin;
+
+import dev.seckill.user.ShopperService;
 
 import java.util.List;
 import java.util.stream.Collectors;

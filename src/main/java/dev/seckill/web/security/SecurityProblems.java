@@ -1,4 +1,6 @@
-package dev.seckill.security;
+package dev.seckill.web.security;
+
+import dev.seckill.security.ShopperTokens;
 
 import java.io.IOException;
 

@@ -1,4 +1,9 @@
-package dev.seckill.voucher;
+package dev.seckill.web.admin;
+
+import dev.seckill.voucher.CreateVoucherRequest;
+import dev.seckill.voucher.StockResetRequest;
+import dev.seckill.voucher.VoucherService;
+import dev.seckill.voucher.VoucherView;
 
 import java.net.URI;
 

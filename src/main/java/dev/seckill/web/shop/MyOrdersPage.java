@@ -1,4 +1,6 @@
-package dev.seckill.order;
+package dev.seckill.web.shop;
+
+import dev.seckill.order.OrderQueries;
 
 import dev.seckill.security.CurrentShopper;
 import dev.seckill.web.Pages;

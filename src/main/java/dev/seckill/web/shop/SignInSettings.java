@@ -1,4 +1,4 @@
-package dev.seckill.user;
+package dev.seckill.web.shop;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

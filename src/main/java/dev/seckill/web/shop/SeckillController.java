@@ -1,4 +1,8 @@
-package dev.seckill.seckill;
+package dev.seckill.web.shop;
+
+import dev.seckill.seckill.AsyncSeckillService;
+import dev.seckill.seckill.PlacedOrder;
+import dev.seckill.seckill.SeckillService;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,7 +10,9 @@ import java.nio.charset.StandardCharsets;
 import dev.seckill.SeckillSettings;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.security.CurrentShopper;
-import dev.seckill.web.ProblemCode;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+import dev.seckill.web.Refusals;
 import dev.seckill.web.ProblemResponses;
 import dev.seckill.web.SeckillProblem;
 import jakarta.servlet.http.HttpServletRequest;
@@ -30,7 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
  * rest of the API gives (ProblemResponses, checked by SeckillAnswersIT).
  */
 @RestController
-class SeckillController {
+public class SeckillController {
 
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String REPLAYED = "Idempotent-Replayed";
@@ -74,17 +80,20 @@ class SeckillController {
         try {
             placed = asyncMode ? async.placeOrder(shopper.id(), voucherId, replayable)
                     : sync.placeOrder(shopper.id(), voucherId, replayable);
-        } catch (SeckillProblem refusal) {
+        } catch (Refusal refusal) {
             // The one place every refusal passes (already-ordered too): counted by the code the shopper gets.
             // order-unconfirmed is no refusal: the order was taken, and counted as accepted.
-            if (refusal.code() != ProblemCode.ORDER_UNCONFIRMED) {
-                meters.refused(voucherId, refusal.code());
+            SeckillProblem problem = Refusals.problemOf(refusal);
+            if (refusal.reason() == Reason.VOUCHER_NOT_FOUND) {
+                meters.refusedUnknownVoucher(problem.code().code());
+            } else if (refusal.reason() != Reason.ORDER_UNCONFIRMED) {
+                meters.refused(voucherId, problem.code().code());
             }
-            ProblemResponses.write(response, refusal, request.getRequestURI());
+            ProblemResponses.write(response, problem, request.getRequestURI());
             return;
         } catch (RuntimeException failure) {
             // An outage or a bug, answered by ApiExceptionHandler: counted by the code it will answer with.
-            meters.refused(voucherId, ProblemResponses.codeOf(failure));
+            meters.refused(voucherId, ProblemResponses.codeOf(failure).code());
             throw failure;
         }
         if (placed.replayed()) {

@@ -1,0 +1,34 @@
+package dev.seckill.refusal;
+
+/**
+ * Why the sale turned a request down, in the sale's own words. No HTTP here: the web module alone
+ * decides what each reason is answered with (its problem code and status).
+ */
+public enum Reason {
+    VOUCHER_NOT_FOUND("Voucher not found"),
+    SALE_NOT_STARTED("The sale has not started yet"),
+    SALE_ENDED("The sale has ended"),
+    SOLD_OUT("Sold out"),
+    ALREADY_ORDERED("This shopper already ordered this voucher"),
+    /** Another request of the same shopper for the same voucher holds the shopper's lock. */
+    REQUEST_IN_FLIGHT("Another request of this shopper for this voucher is being processed"),
+    /** The voucher's lock was not free within its wait, or its stock is being reset or rebuilt. */
+    VOUCHER_BUSY("Too many orders in progress for this voucher"),
+    ORDER_NOT_FOUND("Order not found"),
+    /** A reset or reconcile that must see MySQL complete while accepted orders are still on their way. */
+    ORDERS_PENDING("Accepted orders are still on their way to MySQL"),
+    /** Not a refusal of the order (it was taken): its confirmation by the Redis replicas did not come in time. */
+    ORDER_UNCONFIRMED("The order was taken, but no Redis replica confirmed it in time"),
+    RATE_LIMITED("Too many requests; slow down");
+
+    private final String text;
+
+    Reason(String text) {
+        this.text = text;
+    }
+
+    /** The default explanation. */
+    public String text() {
+        return text;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.seckill.web;
+
+import java.util.Map;
+
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+
+/** The one mapping from the sale's refusals to the API's problem codes (and so to HTTP statuses). */
+public final class Refusals {
+
+    private Refusals() {
+    }
+
+    /** Exhaustive: a new reason does not compile until it has its answer here. */
+    public static ProblemCode codeOf(Reason reason) {
+        return switch (reason) {
+            case VOUCHER_NOT_FOUND -> ProblemCode.VOUCHER_NOT_FOUND;
+            case SALE_NOT_STARTED -> ProblemCode.SALE_NOT_STARTED;
+            case SALE_ENDED -> ProblemCode.SALE_ENDED;
+            case SOLD_OUT -> ProblemCode.SOLD_OUT;
+            case ALREADY_ORDERED -> ProblemCode.ALREADY_ORDERED;
+            case REQUEST_IN_FLIGHT -> ProblemCode.REQUEST_IN_FLIGHT;
+            case VOUCHER_BUSY -> ProblemCode.VOUCHER_BUSY;
+            case ORDER_NOT_FOUND -> ProblemCode.ORDER_NOT_FOUND;
+            case ORDERS_PENDING -> ProblemCode.ORDERS_PENDING;
+            case ORDER_UNCONFIRMED -> ProblemCode.ORDER_UNCONFIRMED;
+            case RATE_LIMITED -> ProblemCode.RATE_LIMITED;
+        };
+    }
+
+    /** The problem a refusal is answered with; the order it names travels as {@code orderId} (a string). */
+    public static SeckillProblem problemOf(Refusal refusal) {
+        Map<String, String> properties = refusal.orderId() > 0 ? Map.of("orderId", Long.toString(refusal.orderId())) : Map.of();
+        return new SeckillProblem(codeOf(refusal.reason()), refusal.getMessage(), refusal.retryAfterSeconds(), properties);
+    }
+}
