@@ -2,6 +2,7 @@ package dev.seckill.load;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,67 +21,46 @@ import static org.assertj.core.api.Assertions.entry;
 
 class LoadSummaryTest {
 
-    /** As JMeter 5.6 writes it with sample_variables=problemCode,instanceId (quoted names, a quoted message). */
-    private static final String CSV = """
-            timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"problemCode","instanceId"
-            1000,50,setUp: POST /admin/vouchers,201,,setUp 1-1,text,true,,438,440,1,1,http://h/admin/vouchers,47,0,15,,app-1
-            2000,10,POST /seckill/{id},201,,Shoppers 1-1,text,true,,214,308,3,3,http://h/seckill/7,10,0,1,,app-1
-            2050,10,GET /orders/{orderId},200,,Shoppers 1-1,text,true,,214,308,3,3,http://h/orders/1,10,0,1,,app-2
-            2100,20,POST /seckill/{id},409,,Shoppers 1-2,text,true,,290,308,3,3,http://h/seckill/7,20,0,1,sold-out,app-2
-            2200,30,POST /seckill/{id},409,,Shoppers 1-3,text,true,,290,308,3,3,http://h/seckill/7,30,0,1,sold-out,app-2
-            2300,40,POST /seckill/{id},503,,Shoppers 1-3,text,false,"unexpected answer 503 voucher-busy: {""code"":""voucher-busy"", ""status"":503}",290,308,3,3,http://h/seckill/7,40,0,1,voucher-busy,app-1
-            2990,10,POST /seckill/{id},Non HTTP response code: java.net.ConnectException,"Non HTTP response message: Connection refused",Shoppers 1-1,text,false,"unexpected answer
-            on two lines",0,0,1,1,http://h/seckill/7,0,0,0,,
-            4000,12,tearDown: GET /admin/vouchers/{id}/audit,200,,tearDown 1-1,text,true,,312,199,1,1,http://h/admin/vouchers/7/audit,12,0,3,,app-2
-            """;
+    /** results.csv beside this class: as JMeter 5.6 writes it with sample_variables=problemCode,instanceId. */
+    private static final String CSV = resource("results.csv");
 
-    /** The dashboard's statistics.json for the CSV above, in its (unordered) key order; numbers unlike the CSV's. */
-    private static final String STATISTICS = """
-            {
-              "tearDown: GET /admin/vouchers/{id}/audit": {"transaction": "tearDown: GET /admin/vouchers/{id}/audit",
-                  "sampleCount": 1, "errorCount": 0, "medianResTime": 12.0, "pct1ResTime": 12.0, "pct2ResTime": 12.0,
-                  "pct3ResTime": 12.0, "maxResTime": 12.0, "throughput": 83.3},
-              "POST /seckill/{id}": {"transaction": "POST /seckill/{id}", "sampleCount": 5, "errorCount": 2,
-                  "meanResTime": 22.0, "medianResTime": 21.4, "minResTime": 10.0, "maxResTime": 140.0,
-                  "pct1ResTime": 90.0, "pct2ResTime": 111.6, "pct3ResTime": 137.9, "throughput": 4.75},
-              "Total": {"transaction": "Total", "sampleCount": 8, "errorCount": 2, "medianResTime": 15.0,
-                  "pct1ResTime": 45.0, "pct2ResTime": 120.0, "pct3ResTime": 139.0, "maxResTime": 140.0, "throughput": 2.6},
-              "GET /orders/{orderId}": {"transaction": "GET /orders/{orderId}", "sampleCount": 1, "errorCount": 0,
-                  "medianResTime": 10.0, "pct2ResTime": 10.0, "pct3ResTime": 10.0, "maxResTime": 10.0, "throughput": 100.0},
-              "setUp: POST /admin/vouchers": {"transaction": "setUp: POST /admin/vouchers", "sampleCount": 1,
-                  "errorCount": 0, "medianResTime": 50.0, "pct2ResTime": 50.0, "pct3ResTime": 50.0, "maxResTime": 50.0,
-                  "throughput": 20.0}
-            }
-            """;
+    /**
+     * The dashboard's statistics.json for the CSV above (statistics.json beside this class), in JMeter's unordered
+     * key order, with numbers unlike those the CSV would give.
+     */
+    private static final String STATISTICS = resource("statistics.json");
 
     private static final String AUDIT = """
-            {
-                "plan": "seckill-burst", "voucherId": "7", "stock": 1, "shoppers": 5, "requestsPerShopper": 1,
-                "buyRequests": 5, "expectedOrders": 1, "passed": true, "failures": [], "notes": [],
-                "audit": {"voucherId": 7, "initialStock": 1, "dbStock": 0, "redisStock": 0, "orders": %d,
-                          "distinctBuyers": 1, "duplicateBuyers": 0, "oversold": 0, "consistent": true}
-            }
+            {"plan": "seckill-burst", "voucherId": "7", "stock": 1, "shoppers": 5, "requestsPerShopper": 1,
+             "buyRequests": 5, "expectedOrders": 1, "passed": true, "failures": [], "notes": [],
+             "audit": {"voucherId": 7, "initialStock": 1, "dbStock": 0, "redisStock": 0, "orders": %d,
+                       "distinctBuyers": 1, "duplicateBuyers": 0, "oversold": 0, "consistent": true}}
             """;
 
     @TempDir
     Path target;
-
     private Path results;
+    private Path reports;
 
     @BeforeEach
-    void resultsFolder() throws IOException {
+    void folders() throws IOException {
         results = Files.createDirectories(target.resolve("results"));
+        reports = target.resolve("reports");
     }
 
-    private Path reports() {
-        return target.resolve("reports");
+    private static String resource(String name) {
+        try (var in = LoadSummaryTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void write(String plan, String csv, String statistics, String audit) throws IOException {
         Files.writeString(results.resolve(plan + ".csv"), csv, StandardCharsets.UTF_8);
         if (statistics != null) {
-            Files.createDirectories(reports().resolve(plan));
-            Files.writeString(reports().resolve(plan).resolve("statistics.json"), statistics, StandardCharsets.UTF_8);
+            Path dashboard = Files.createDirectories(reports.resolve(plan));
+            Files.writeString(dashboard.resolve("statistics.json"), statistics, StandardCharsets.UTF_8);
         }
         if (audit != null) {
             Files.writeString(results.resolve(plan + ".audit.json"), audit, StandardCharsets.UTF_8);
@@ -112,7 +92,7 @@ class LoadSummaryTest {
     void takesCountsLatenciesAndErrorsFromTheDashboardStatistics() throws IOException {
         write("seckill-burst", CSV, STATISTICS, AUDIT.formatted(1));
 
-        LoadPlan plan = LoadPlan.readAll(results, reports()).get(0);
+        LoadPlan plan = LoadPlan.readAll(results, reports).get(0);
 
         assertThat(plan.labels()).extracting(LoadPlan.Stats::label).as("load in CSV order, then the admin calls")
                 .containsExactly("POST /seckill/{id}", "GET /orders/{orderId}", "setUp: POST /admin/vouchers",
@@ -147,7 +127,7 @@ class LoadSummaryTest {
                 AUDIT.formatted(1));
         write("flash-crowd", CSV, STATISTICS, AUDIT.formatted(2));
 
-        List<LoadPlan> plans = LoadPlan.readAll(results, reports());
+        List<LoadPlan> plans = LoadPlan.readAll(results, reports);
 
         assertThat(plans).extracting(LoadPlan::accepted).containsExactly(1L, 3L); // flash-crowd, seckill-burst
         assertThat(LoadSummary.problems(plans)).containsExactly(
@@ -161,7 +141,7 @@ class LoadSummaryTest {
     void aPlanWithoutAuditOrDashboardStatisticsFailsTheBuild() throws IOException {
         write("browse-and-buy", CSV, null, null);
 
-        List<LoadPlan> plans = LoadPlan.readAll(results, reports());
+        List<LoadPlan> plans = LoadPlan.readAll(results, reports);
 
         assertThat(LoadSummary.problems(plans)).containsExactly(
                 "browse-and-buy: no dashboard statistics (reports/browse-and-buy/statistics.json): see the log in"
@@ -182,7 +162,7 @@ class LoadSummaryTest {
                 "\"sampleCount\": 15000, \"errorCount\": 1"), AUDIT.formatted(1));
         write("seckill-burst", CSV, STATISTICS.replace("\"sampleCount\": 8, \"errorCount\": 2",
                 "\"sampleCount\": 15000, \"errorCount\": 0"), AUDIT.formatted(1));
-        assertThat(LoadSummary.problems(LoadPlan.readAll(results, reports())))
+        assertThat(LoadSummary.problems(LoadPlan.readAll(results, reports)))
                 .containsExactly("1 failed of 30000 samples: the jmeter-maven-plugin would round this error rate to"
                         + " 0.00 % and pass it");
     }
@@ -198,7 +178,7 @@ class LoadSummaryTest {
                            "distinctBuyers": 98, "duplicateBuyers": 1, "oversold": 0, "consistent": false}}
                 """);
 
-        String text = LoadSummary.render(results, LoadPlan.readAll(results, reports()));
+        String text = LoadSummary.render(results, LoadPlan.readAll(results, reports));
 
         assertThat(text)
                 .contains("same-shopper-storm   voucher 8, stock 100, 100 shoppers: FAILED")
@@ -212,9 +192,9 @@ class LoadSummaryTest {
 
     @Test
     void saysSoWhenNoPlanRan() throws IOException {
-        assertThat(LoadSummary.render(results, LoadPlan.readAll(results.resolve("missing"), reports())))
+        assertThat(LoadSummary.render(results, LoadPlan.readAll(results.resolve("missing"), reports)))
                 .contains("no results");
         Files.writeString(results.resolve("seckill-burst-tokens.txt"), "not a results file", StandardCharsets.UTF_8);
-        assertThat(LoadPlan.readAll(results, reports())).isEmpty();
+        assertThat(LoadPlan.readAll(results, reports)).isEmpty();
     }
 }
