@@ -2,12 +2,17 @@ package dev.seckill.load;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.stream.LongStream;
+import java.util.Map;
+import java.util.TreeMap;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,125 +21,169 @@ import static org.assertj.core.api.Assertions.entry;
 
 class LoadSummaryTest {
 
-    /** As JMeter 5.6 writes it with sample_variables=problemCode,instanceId (quoted names, a quoted message). */
-    private static final String CSV = """
-            timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect,"problemCode","instanceId"
-            1000,50,setUp: POST /admin/vouchers,201,,setUp 1-1,text,true,,438,440,1,1,http://h/admin/vouchers,47,0,15,,app-1
-            2000,10,POST /seckill/{id},201,,Shoppers 1-1,text,true,,214,308,3,3,http://h/seckill/7,10,0,1,,app-1
-            2100,20,POST /seckill/{id},409,,Shoppers 1-2,text,true,,290,308,3,3,http://h/seckill/7,20,0,1,sold-out,app-2
-            2200,30,POST /seckill/{id},409,,Shoppers 1-3,text,true,,290,308,3,3,http://h/seckill/7,30,0,1,sold-out,app-2
-            2300,40,POST /seckill/{id},503,,Shoppers 1-3,text,false,"unexpected answer 503 voucher-busy: {""code"":""voucher-busy"", ""status"":503}",290,308,3,3,http://h/seckill/7,40,0,1,voucher-busy,app-1
-            2990,10,POST /seckill/{id},Non HTTP response code: java.net.ConnectException,"Non HTTP response message: Connection refused",Shoppers 1-1,text,false,"unexpected answer
-            on two lines",0,0,1,1,http://h/seckill/7,0,0,0,,
-            4000,12,tearDown: GET /admin/vouchers/{id}/audit,200,,tearDown 1-1,text,true,,312,199,1,1,http://h/admin/vouchers/7/audit,12,0,3,,app-2
-            """;
+    /** results.csv beside this class: as JMeter 5.6 writes it with sample_variables=problemCode,instanceId. */
+    private static final String CSV = resource("results.csv");
+
+    /**
+     * The dashboard's statistics.json for the CSV above (statistics.json beside this class), in JMeter's unordered
+     * key order, with numbers unlike those the CSV would give.
+     */
+    private static final String STATISTICS = resource("statistics.json");
 
     private static final String AUDIT = """
-            {
-                "plan": "seckill-burst", "voucherId": "7", "stock": 1, "shoppers": 5, "requestsPerShopper": 1,
-                "buyRequests": 5, "expectedOrders": 1, "passed": true, "failures": [], "notes": [],
-                "audit": {"voucherId": 7, "initialStock": 1, "dbStock": 0, "redisStock": 0, "orders": 1,
-                          "distinctBuyers": 1, "duplicateBuyers": 0, "oversold": 0, "consistent": true}
-            }
+            {"plan": "seckill-burst", "voucherId": "7", "stock": 1, "shoppers": 5, "requestsPerShopper": 1,
+             "buyRequests": 5, "expectedOrders": 1, "passed": true, "failures": [], "notes": [],
+             "audit": {"voucherId": 7, "initialStock": 1, "dbStock": 0, "redisStock": 0, "orders": %d,
+                       "distinctBuyers": 1, "duplicateBuyers": 0, "oversold": 0, "consistent": true}}
             """;
 
-    @Test
-    void readsJMeterCsvWithQuotedFieldsAndTheExtraColumns() throws IOException {
-        List<LoadSummary.Sample> samples = LoadSummary.parseSamples(new StringReader(CSV));
+    @TempDir
+    Path target;
+    private Path results;
+    private Path reports;
 
-        assertThat(samples).hasSize(7);
-        LoadSummary.Sample busy = samples.get(4);
-        assertThat(busy.success()).isFalse();
-        assertThat(busy.failureMessage()).isEqualTo("unexpected answer 503 voucher-busy: {\"code\":\"voucher-busy\", \"status\":503}");
-        assertThat(busy.answer()).isEqualTo("503 voucher-busy");
-        assertThat(samples.get(5).failureMessage()).isEqualTo("unexpected answer\non two lines");
-        assertThat(samples.get(5).instanceId()).isEmpty();
-        assertThat(samples.get(2).answer()).isEqualTo("409 sold-out");
-        assertThat(samples.get(0).isLoad()).isFalse();
-        assertThat(samples.get(1).isLoad()).isTrue();
+    @BeforeEach
+    void folders() throws IOException {
+        results = Files.createDirectories(target.resolve("results"));
+        reports = target.resolve("reports");
+    }
+
+    private static String resource(String name) {
+        try (var in = LoadSummaryTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void write(String plan, String csv, String statistics, String audit) throws IOException {
+        Files.writeString(results.resolve(plan + ".csv"), csv, StandardCharsets.UTF_8);
+        if (statistics != null) {
+            Path dashboard = Files.createDirectories(reports.resolve(plan));
+            Files.writeString(dashboard.resolve("statistics.json"), statistics, StandardCharsets.UTF_8);
+        }
+        if (audit != null) {
+            Files.writeString(results.resolve(plan + ".audit.json"), audit, StandardCharsets.UTF_8);
+        }
     }
 
     @Test
-    void statsCountAnswersByStatusAndProblemCode() throws IOException {
-        List<LoadSummary.Sample> load = LoadSummary.parseSamples(new StringReader(CSV)).stream()
-                .filter(LoadSummary.Sample::isLoad).toList();
+    void countsAnswersByStatusAndProblemCodeAndKeepsFailureMessagesFromTheCsv() throws IOException {
+        Map<String, Map<String, Integer>> answers = new LinkedHashMap<>();
+        Map<String, Integer> instances = new TreeMap<>();
+        List<LoadPlan.Failure> failures = new ArrayList<>();
 
-        LoadSummary.Stats stats = LoadSummary.stats("POST /seckill/{id}", load);
+        LoadPlan.readSamples(new StringReader(CSV), answers, instances, failures);
 
-        assertThat(stats.count()).isEqualTo(5);
-        assertThat(stats.failed()).isEqualTo(2);
-        assertThat(stats.perSecond()).isEqualTo(5 / 1.0); // 2000 .. 3000 ms
-        assertThat(stats.p50()).isEqualTo(20);
-        assertThat(stats.max()).isEqualTo(40);
-        assertThat(stats.answers()).containsExactly(
-                entry("201", 1),
-                entry("409 sold-out", 2),
-                entry("503 voucher-busy", 1),
-                entry("Non HTTP response code: java.net.ConnectException", 1));
+        assertThat(answers).containsOnlyKeys("setUp: POST /admin/vouchers", "POST /seckill/{id}",
+                "GET /orders/{orderId}", "tearDown: GET /admin/vouchers/{id}/audit");
+        assertThat(answers.get("POST /seckill/{id}")).containsOnly(entry("201", 1), entry("409 sold-out", 2),
+                entry("503 voucher-busy", 1), entry("Non HTTP response code: java.net.ConnectException", 1));
+        assertThat(instances).as("load samples only").containsExactly(entry("(none)", 1), entry("app-1", 2),
+                entry("app-2", 3));
+        assertThat(failures).containsExactly(
+                new LoadPlan.Failure("POST /seckill/{id}", "503 voucher-busy",
+                        "unexpected answer 503 voucher-busy: {\"code\":\"voucher-busy\", \"status\":503}"),
+                new LoadPlan.Failure("POST /seckill/{id}", "Non HTTP response code: java.net.ConnectException",
+                        "unexpected answer\non two lines"));
     }
 
     @Test
-    void percentilesAreNearestRank() {
-        long[] oneToHundred = LongStream.rangeClosed(1, 100).toArray();
-        assertThat(LoadSummary.percentile(oneToHundred, 50)).isEqualTo(50);
-        assertThat(LoadSummary.percentile(oneToHundred, 95)).isEqualTo(95);
-        assertThat(LoadSummary.percentile(oneToHundred, 99)).isEqualTo(99);
-        assertThat(LoadSummary.percentile(new long[] {7}, 99)).isEqualTo(7);
-        assertThat(LoadSummary.percentile(new long[0], 50)).isZero();
+    void takesCountsLatenciesAndErrorsFromTheDashboardStatistics() throws IOException {
+        write("seckill-burst", CSV, STATISTICS, AUDIT.formatted(1));
+
+        LoadPlan plan = LoadPlan.readAll(results, reports).get(0);
+
+        assertThat(plan.labels()).extracting(LoadPlan.Stats::label).as("load in CSV order, then the admin calls")
+                .containsExactly("POST /seckill/{id}", "GET /orders/{orderId}", "setUp: POST /admin/vouchers",
+                        "tearDown: GET /admin/vouchers/{id}/audit");
+        assertThat(plan.labels().get(0)).isEqualTo(
+                new LoadPlan.Stats("POST /seckill/{id}", 5, 2, 4.75, 21.4, 111.6, 137.9, 140.0));
+        assertThat(plan.total()).isEqualTo(new LoadPlan.Stats("Total", 8, 2, 2.6, 15.0, 120.0, 139.0, 140.0));
+        assertThat(plan.accepted()).isEqualTo(1);
+
+        String text = LoadSummary.render(results, List.of(plan));
+
+        assertThat(text)
+                .contains("seckill-burst   voucher 7, stock 1, 5 shoppers: PASSED")
+                .containsPattern("POST /seckill/\\{id} +5 +4\\.8 +21 +112 +138 +140 +2  201: 1, 409 sold-out: 2,"
+                        + " 503 voucher-busy: 1, Non HTTP response code: java.net.ConnectException: 1\n")
+                .containsPattern("GET /orders/\\{orderId} +1 +100\\.0 +10 +10 +10 +10 +0  200: 1\n")
+                .containsPattern("all samples +8 +2\\.6 +15 +120 +139 +140 +2\n")
+                .contains("answered by: (none) 1, app-1 2, app-2 3")
+                .contains("audit: orders 1 (expected 1, 1 buys answered 201/202), oversold 0, duplicateBuyers 0,"
+                        + " distinctBuyers 1, initialStock 1, dbStock 0, redisStock 0, consistent true")
+                .contains("FAILED POST /seckill/{id}: 503 voucher-busy: unexpected answer 503 voucher-busy")
+                .contains("FAILED POST /seckill/{id}: Non HTTP response code: java.net.ConnectException:"
+                        + " unexpected answer on two lines")
+                .contains(" 1 plan(s), 2 failed sample(s), 1 of 1 audit(s) passed")
+                .doesNotContain("NOT OK");
+        assertThat(LoadSummary.problems(List.of(plan))).isEmpty();
     }
 
     @Test
-    void aFailureThePluginWouldRoundAwayIsCaught() {
+    void shoppersToldTheyHaveAnOrderMustHaveOne() throws IOException {
+        write("seckill-burst", CSV.replace(",POST /seckill/{id},409,", ",POST /seckill/{id},202,"), STATISTICS,
+                AUDIT.formatted(1));
+        write("flash-crowd", CSV, STATISTICS, AUDIT.formatted(2));
+
+        List<LoadPlan> plans = LoadPlan.readAll(results, reports);
+
+        assertThat(plans).extracting(LoadPlan::accepted).containsExactly(1L, 3L); // flash-crowd, seckill-burst
+        assertThat(LoadSummary.problems(plans)).containsExactly(
+                "flash-crowd: 1 buy requests answered 201/202, but the audit counts 2 orders",
+                "seckill-burst: 3 buy requests answered 201/202, but the audit counts 1 orders");
+        assertThat(LoadSummary.render(results, plans))
+                .contains(" NOT OK: seckill-burst: 3 buy requests answered 201/202, but the audit counts 1 orders");
+    }
+
+    @Test
+    void aPlanWithoutAuditOrDashboardStatisticsFailsTheBuild() throws IOException {
+        write("browse-and-buy", CSV, null, null);
+
+        List<LoadPlan> plans = LoadPlan.readAll(results, reports);
+
+        assertThat(LoadSummary.problems(plans)).containsExactly(
+                "browse-and-buy: no dashboard statistics (reports/browse-and-buy/statistics.json): see the log in"
+                        + " target/jmeter/logs/browse-and-buy.jmx.log",
+                "browse-and-buy: no audit written: did the tearDown group run?");
+        assertThat(LoadSummary.render(results, plans)).contains("audit: none written").contains("0 of 1 audit(s)");
+    }
+
+    @Test
+    void aFailureThePluginWouldRoundAwayIsCaught() throws IOException {
         assertThat(LoadSummary.failuresHiddenByPluginRounding(0, 30_000)).isFalse();
         assertThat(LoadSummary.failuresHiddenByPluginRounding(1, 1_000)).isFalse(); // 0.1 %: the plugin fails
         assertThat(LoadSummary.failuresHiddenByPluginRounding(1, 20_000)).isFalse(); // 0.005 % rounds up to 0.01 %
         assertThat(LoadSummary.failuresHiddenByPluginRounding(1, 20_001)).isTrue();
+
+        // summed over the plans, from the dashboards' totals
+        write("flash-crowd", CSV, STATISTICS.replace("\"sampleCount\": 8, \"errorCount\": 2",
+                "\"sampleCount\": 15000, \"errorCount\": 1"), AUDIT.formatted(1));
+        write("seckill-burst", CSV, STATISTICS.replace("\"sampleCount\": 8, \"errorCount\": 2",
+                "\"sampleCount\": 15000, \"errorCount\": 0"), AUDIT.formatted(1));
+        assertThat(LoadSummary.problems(LoadPlan.readAll(results, reports)))
+                .containsExactly("1 failed of 30000 samples: the jmeter-maven-plugin would round this error rate to"
+                        + " 0.00 % and pass it");
     }
 
     @Test
-    void rendersEachPlanWithItsAudit(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("seckill-burst.csv"), CSV, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("seckill-burst.audit.json"), AUDIT, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("flash-crowd.csv"), CSV.lines().limit(3).map(l -> l + "\n")
-                .reduce("", String::concat), StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("seckill-burst-tokens.txt"), "not a results file", StandardCharsets.UTF_8);
-
-        List<LoadSummary.Plan> plans = LoadSummary.read(dir);
-        String text = LoadSummary.render(dir, plans);
-
-        assertThat(plans).extracting(LoadSummary.Plan::name).containsExactly("flash-crowd", "seckill-burst");
-        assertThat(text)
-                .contains("seckill-burst   voucher 7, stock 1, 5 shoppers: PASSED")
-                .contains("201: 1, 409 sold-out: 2, 503 voucher-busy: 1")
-                .contains("answered by: (none) 1, app-1 2, app-2 2")
-                .contains("audit: orders 1 (expected 1), oversold 0, duplicateBuyers 0, distinctBuyers 1,"
-                        + " initialStock 1, dbStock 0, redisStock 0, consistent true")
-                .contains("FAILED POST /seckill/{id}: 503 voucher-busy: unexpected answer 503 voucher-busy")
-                .contains("FAILED POST /seckill/{id}: Non HTTP response code: java.net.ConnectException:"
-                        + " unexpected answer on two lines")
-                .contains("audit: none written")
-                .contains("2 plan(s), 2 failed sample(s), 1 of 2 audit(s) passed");
-        assertThat(text.lines().filter(l -> l.strip().startsWith("setUp + tearDown"))).hasSize(2);
-    }
-
-    @Test
-    void showsAnUpperBoundNotesAndAuditFailures(@TempDir Path dir) throws IOException {
-        Files.writeString(dir.resolve("same-shopper-storm.csv"), CSV, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("same-shopper-storm.audit.json"), """
+    void showsAnUpperBoundNotesAndAuditFailures() throws IOException {
+        write("same-shopper-storm", CSV, STATISTICS, """
                 {"plan": "same-shopper-storm", "voucherId": "8", "stock": 100, "shoppers": 100, "requestsPerShopper": 20,
                  "buyRequests": 2000, "expectedOrders": null, "passed": false,
                  "failures": ["duplicateBuyers 1 == 0", "consistent"],
                  "notes": ["1 unit(s) unsold although 100 shoppers asked for 100"],
                  "audit": {"voucherId": 8, "initialStock": 100, "dbStock": 1, "redisStock": null, "orders": 99,
                            "distinctBuyers": 98, "duplicateBuyers": 1, "oversold": 0, "consistent": false}}
-                """, StandardCharsets.UTF_8);
+                """);
 
-        String text = LoadSummary.render(dir, LoadSummary.read(dir));
+        String text = LoadSummary.render(results, LoadPlan.readAll(results, reports));
 
         assertThat(text)
                 .contains("same-shopper-storm   voucher 8, stock 100, 100 shoppers: FAILED")
-                .contains("audit: orders 99 (at most 100), oversold 0, duplicateBuyers 1, distinctBuyers 98,"
-                        + " initialStock 100, dbStock 1, redisStock none, consistent false")
+                .contains("audit: orders 99 (at most 100, 1 buys answered 201/202), oversold 0, duplicateBuyers 1,"
+                        + " distinctBuyers 98, initialStock 100, dbStock 1, redisStock none, consistent false")
                 .contains("note: 1 unit(s) unsold although 100 shoppers asked for 100")
                 .contains("AUDIT FAILED: duplicateBuyers 1 == 0")
                 .contains("AUDIT FAILED: consistent")
@@ -142,7 +191,10 @@ class LoadSummaryTest {
     }
 
     @Test
-    void saysSoWhenNoPlanRan(@TempDir Path dir) throws IOException {
-        assertThat(LoadSummary.render(dir, LoadSummary.read(dir.resolve("missing")))).contains("no results");
+    void saysSoWhenNoPlanRan() throws IOException {
+        assertThat(LoadSummary.render(results, LoadPlan.readAll(results.resolve("missing"), reports)))
+                .contains("no results");
+        Files.writeString(results.resolve("seckill-burst-tokens.txt"), "not a results file", StandardCharsets.UTF_8);
+        assertThat(LoadPlan.readAll(results, reports)).isEmpty();
     }
 }
