@@ -1,8 +1,6 @@
 -- Takes one unit of a voucher's cached stock for a shopper's request (sync path), atomically, never
 -- below zero, and records it under the order id the request will commit with, so that a unit whose
 -- request dies before it commits or gives the unit back is found and returned (SyncUnitSweeper).
--- A shopper already known to hold an order takes nothing: otherwise a repeat request would hold a
--- unit while it waits to be refused, and other shoppers would be told "sold out" meanwhile.
 -- KEYS[1]: the voucher's stock counter   KEYS[2]: its buyer set   KEYS[3]: its sync units in flight
 -- KEYS[4]: its reset fence               (all hash-tagged {voucherId})
 -- ARGV[1]: shopper id   ARGV[2]: the request's order id   ARGV[3]: taken at, epoch millis (the caller's
@@ -21,11 +19,14 @@ local stock = redis.call('GET', KEYS[1])
 if not stock then
   return -1
 end
-if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
-  return 2
-end
+-- Sold out before already bought, as in seckill-enqueue.lua and as both paths answer from memory once a
+-- voucher is sold out: the same situation gets the same answer in either mode. Either way a buyer takes
+-- nothing: a repeat request holding a unit while it waits to be refused would make others hear "sold out".
 if tonumber(stock) <= 0 then
   return 0
+end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then
+  return 2
 end
 redis.call('DECR', KEYS[1])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[3] .. ':' .. ARGV[1])

@@ -1,13 +1,11 @@
 package dev.seckill.web.shop;
 
-import dev.seckill.seckill.AsyncSeckillService;
 import dev.seckill.seckill.PlacedOrder;
-import dev.seckill.seckill.SeckillService;
+import dev.seckill.seckill.Sale;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import dev.seckill.SeckillSettings;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.security.CurrentShopper;
 import dev.seckill.refusal.Reason;
@@ -41,16 +39,14 @@ public class SeckillController {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String REPLAYED = "Idempotent-Replayed";
 
-    private final SeckillService sync;
-    private final AsyncSeckillService async;
+    private final Sale sale;
     private final boolean asyncMode;
     private final SaleMeters meters;
 
-    SeckillController(SeckillService sync, AsyncSeckillService async, SeckillSettings settings, SaleMeters meters) {
-        this.sync = sync;
-        this.async = async;
+    SeckillController(Sale sale, SaleMeters meters) {
+        this.sale = sale;
         this.meters = meters;
-        this.asyncMode = settings.async();
+        this.asyncMode = !sale.confirmsAtOnce();
     }
 
     /**
@@ -78,8 +74,7 @@ public class SeckillController {
         boolean replayable = idempotencyKey != null;
         PlacedOrder placed;
         try {
-            placed = asyncMode ? async.placeOrder(shopper.id(), voucherId, replayable)
-                    : sync.placeOrder(shopper.id(), voucherId, replayable);
+            placed = sale.place(shopper.id(), voucherId, replayable);
         } catch (Refusal refusal) {
             // The one place every refusal passes (already-ordered too): counted by the code the shopper gets.
             // order-unconfirmed is no refusal: the order was taken, and counted as accepted.

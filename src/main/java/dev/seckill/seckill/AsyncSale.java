@@ -13,6 +13,7 @@ import dev.seckill.stock.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
@@ -22,7 +23,8 @@ import org.springframework.stereotype.Service;
  * per {@code seckill.stock.sold-out-recheck}), unless the request carries an {@code Idempotency-Key}.
  */
 @Service
-public class AsyncSeckillService {
+@ConditionalOnProperty(name = "seckill.mode", havingValue = "async", matchIfMissing = true)
+class AsyncSale implements Sale {
 
     private final SaleWindowCache windows;
     private final SoldOutFlags soldOut;
@@ -34,7 +36,7 @@ public class AsyncSeckillService {
     private final SaleMeters meters;
     private final Clock clock;
 
-    AsyncSeckillService(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
+    AsyncSale(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
             IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, SaleMeters meters, Clock clock) {
         this.windows = windows;
         this.soldOut = soldOut;
@@ -47,24 +49,13 @@ public class AsyncSeckillService {
         this.clock = clock;
     }
 
-    /**
-     * @param replayable the request carries an {@code Idempotency-Key}: it may be a retry of one whose
-     *        answer was lost, so the shopper's existing order is answered as a success (the first
-     *        answer again) instead of already-ordered or sold-out. See the seckill endpoint (web module).
-     */
-    public PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
+    @Override
+    public PlacedOrder place(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         long generation = soldOut.admit(voucherId);
         if (generation == SoldOutFlags.SOLD_OUT) {
-            // Without a key a sold-out refusal costs no Redis call. With one, the retry of a request
-            // that took one of the last units must get its order back: one read of the index.
-            if (replayable) {
-                OptionalLong own = orders.liveOrderIdAsync(shopperId, voucherId);
-                if (own.isPresent()) {
-                    return PlacedOrder.replayed(own.getAsLong());
-                }
-            }
-            throw new Refusal(Reason.SOLD_OUT);
+            // Without a key a sold-out refusal costs no Redis call.
+            return soldOut(shopperId, voucherId, replayable);
         }
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
@@ -81,7 +72,7 @@ public class AsyncSeckillService {
             }
             case SOLD_OUT -> {
                 soldOut.markSoldOut(voucherId, generation);
-                throw new Refusal(Reason.SOLD_OUT);
+                yield soldOut(shopperId, voucherId, replayable);
             }
             case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
                     "The voucher's stock is being reset; try again in a moment");
@@ -97,6 +88,21 @@ public class AsyncSeckillService {
     }
 
     /**
+     * Sold out, for every shopper, buyers too (the script says so before it asks whether the shopper bought,
+     * as the sync path's does). With an Idempotency-Key, the retry of a request that took one of the last
+     * units gets its order back: one read of the index.
+     */
+    private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
+        if (replayable) {
+            OptionalLong own = orders.liveOrderIdAsync(shopperId, voucherId);
+            if (own.isPresent()) {
+                return PlacedOrder.replayed(own.getAsLong());
+            }
+        }
+        throw new Refusal(Reason.SOLD_OUT);
+    }
+
+    /**
      * The enqueue script names the existing order when its index does; a buyer it does not name (sold
      * before the index existed, or whose async order was refused as a duplicate of a confirmed one)
      * is looked up in MySQL, which costs a read only on this rare path. An order found nowhere (an
@@ -108,5 +114,10 @@ public class AsyncSeckillService {
             return PlacedOrder.replayed(existing);
         }
         throw Refusal.alreadyOrdered(existing);
+    }
+
+    @Override
+    public boolean confirmsAtOnce() {
+        return false;
     }
 }

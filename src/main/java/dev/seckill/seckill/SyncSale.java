@@ -15,6 +15,7 @@ import dev.seckill.stock.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
@@ -27,7 +28,8 @@ import org.springframework.stereotype.Service;
  * dies half-way is found, and MySQL says whether it was sold (dev.seckill.syncunit).
  */
 @Service
-public class SeckillService {
+@ConditionalOnProperty(name = "seckill.mode", havingValue = "sync")
+class SyncSale implements Sale {
 
     private final SaleWindowCache windows;
     private final StockCache stock;
@@ -40,7 +42,7 @@ public class SeckillService {
     private final SaleMeters meters;
     private final Clock clock;
 
-    SeckillService(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
+    SyncSale(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
             OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters,
             Clock clock) {
         this.windows = windows;
@@ -55,26 +57,19 @@ public class SeckillService {
         this.clock = clock;
     }
 
-    /**
-     * @param replayable the request carries an {@code Idempotency-Key}: the shopper's existing order
-     *        is answered as a success (the first answer again) instead of already-ordered or sold-out.
-     */
-    public PlacedOrder placeOrder(long shopperId, long voucherId, boolean replayable) {
+    @Override
+    public PlacedOrder place(long shopperId, long voucherId, boolean replayable) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
-            // A retry of the request that took one of the last units must get its order back.
-            if (replayable) {
-                OptionalLong own = orders.orderIdInMySql(shopperId, voucherId);
-                if (own.isPresent()) {
-                    return PlacedOrder.replayed(own.getAsLong());
-                }
-            }
-            throw new Refusal(Reason.SOLD_OUT);
+            return soldOut(shopperId, voucherId, replayable);
         }
         rateLimits.requireOrderPermit(shopperId);
         try {
             return PlacedOrder.created(order(shopperId, voucherId));
         } catch (Refusal refusal) {
+            if (refusal.reason() == Reason.SOLD_OUT) {
+                return soldOut(shopperId, voucherId, replayable);
+            }
             if (refusal.reason() != Reason.ALREADY_ORDERED) {
                 throw refusal;
             }
@@ -87,6 +82,21 @@ public class SeckillService {
             }
             throw Refusal.alreadyOrdered(existing);
         }
+    }
+
+    /**
+     * Sold out, for every shopper, buyers too (the stock-take script says so before it asks whether the
+     * shopper bought, as the async path's does). With an Idempotency-Key, the retry of a request that took
+     * one of the last units gets its order back from MySQL.
+     */
+    private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
+        if (replayable) {
+            OptionalLong own = orders.orderIdInMySql(shopperId, voucherId);
+            if (own.isPresent()) {
+                return PlacedOrder.replayed(own.getAsLong());
+            }
+        }
+        throw new Refusal(Reason.SOLD_OUT);
     }
 
     private long order(long shopperId, long voucherId) {
@@ -124,5 +134,10 @@ public class SeckillService {
                     "The voucher's stock is being reset; try again in a moment");
             default -> throw new Refusal(Reason.SOLD_OUT);
         }
+    }
+
+    @Override
+    public boolean confirmsAtOnce() {
+        return true;
     }
 }
