@@ -11,7 +11,8 @@ import java.time.Instant;
  * can prove the sale whole any more.
  *
  * @param redisStock    null when Redis holds no counter for the voucher (lost: see reconcile)
- * @param pendingOrders accepted by the async path, not in MySQL yet
+ * @param pendingOrders accepted by the async path and not acknowledged yet (not in MySQL yet, or committed a
+ *                      moment ago: the audit counts those once, in MySQL)
  * @param syncUnitsInFlight units the sync path took for requests that have not committed or given them back
  *                      yet (a dead request's unit counts until the sweeper settles or returns it)
  * @param failedOrders  given up after their retries: compensated (stock returned), or refused as a
@@ -29,8 +30,20 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
     static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
             long deadLetters, Instant redisDataLostAt) {
+        return of(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers, duplicateBuyers, pendingOrders,
+                syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, 0);
+    }
+
+    /**
+     * @param settling pending orders and sync units whose order MySQL has already committed (acknowledged or
+     *                 settled a moment later): MySQL's stock counts them, so Redis's must not count them again
+     */
+    static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
+            long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
+            long deadLetters, Instant redisDataLostAt, long settling) {
         long oversold = Math.max(0, orders - initialStock) + Math.max(0, -dbStock);
-        boolean redisAgrees = redisStock != null && redisStock == dbStock - pendingOrders - syncUnitsInFlight;
+        boolean redisAgrees = redisStock != null
+                && redisStock == dbStock - (pendingOrders + syncUnitsInFlight - settling);
         boolean consistent = duplicateBuyers == 0 && oversold == 0 && orders == (long) initialStock - dbStock
                 && redisAgrees && redisDataLostAt == null;
         return new VoucherAudit(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers,

@@ -1,5 +1,6 @@
 package dev.seckill.durability;
 
+import dev.seckill.InstanceIdentity;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -14,7 +15,6 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -38,13 +38,13 @@ class RedisEpochWatcher extends PeriodicTask {
     private final Counter lossesSeen;
 
     RedisEpochWatcher(RedissonClient redisson, RedisDataLosses losses, DurabilitySettings settings, Clock clock,
-            MeterRegistry meters, @Value("${seckill.web.instance-id}") String instanceId) {
+            MeterRegistry meters, InstanceIdentity identity) {
         // Below the web server's phase: at the default phase, the first check would run after the port opened.
         super("redis-epoch-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
         this.redisson = redisson;
         this.losses = losses;
         this.clock = clock;
-        this.instanceId = instanceId;
+        this.instanceId = identity.instanceId();
         this.lossesSeen = Counter.builder("seckill.redis.data.losses")
                 .description("Redis data losses this instance was the first to record").register(meters);
     }

@@ -1,5 +1,6 @@
 package dev.seckill.id;
 
+import dev.seckill.InstanceIdentity;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
@@ -9,7 +10,6 @@ import dev.seckill.shutdown.ShutdownOrder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
@@ -38,8 +38,8 @@ class WorkerLeaseKeeper implements SmartLifecycle {
 
     @Autowired
     WorkerLeaseKeeper(WorkerLeaseTable table, IdGenerator ids, IdSettings settings, Clock clock,
-            @Value("${seckill.web.instance-id}") String instanceId) {
-        this(table, ids, settings, clock, System::nanoTime, ownerName(instanceId));
+            InstanceIdentity identity) {
+        this(table, ids, settings, clock, System::nanoTime, ownerName(identity.instanceId()));
     }
 
     WorkerLeaseKeeper(WorkerLeaseTable table, IdGenerator ids, IdSettings settings, Clock clock,

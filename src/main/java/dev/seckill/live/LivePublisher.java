@@ -1,11 +1,11 @@
 package dev.seckill.live;
 
+import dev.seckill.InstanceIdentity;
 import java.time.Clock;
 
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.shutdown.PeriodicTask;
 import dev.seckill.shutdown.ShutdownOrder;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -22,12 +22,12 @@ class LivePublisher extends PeriodicTask {
     private final String instanceId;
 
     LivePublisher(SaleMeters meters, LiveSnapshots snapshots, LiveSettings settings, Clock clock,
-            @Value("${seckill.web.instance-id}") String instanceId) {
+            InstanceIdentity identity) {
         super("live-snapshot", settings.every(), ShutdownOrder.LIVE_SNAPSHOTS);
         this.meters = meters;
         this.snapshots = snapshots;
         this.clock = clock;
-        this.instanceId = instanceId;
+        this.instanceId = identity.instanceId();
     }
 
     void publish() {

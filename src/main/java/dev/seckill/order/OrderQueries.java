@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.orderstream.OrderStream;
+import dev.seckill.stock.OrderStates;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.stereotype.Service;
@@ -16,9 +16,9 @@ import org.springframework.transaction.annotation.Transactional;
 public class OrderQueries {
 
     private final OrderRepository orders;
-    private final OrderStream stream;
+    private final OrderStates stream;
 
-    OrderQueries(OrderRepository orders, OrderStream stream) {
+    OrderQueries(OrderRepository orders, OrderStates stream) {
         this.orders = orders;
         this.stream = stream;
     }
@@ -34,7 +34,7 @@ public class OrderQueries {
      */
     public OrderView findOwn(long orderId, long shopperId) {
         return orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView).orElseGet(() -> {
-            OrderStream.PendingState state = stream.stateOf(orderId, shopperId);
+            OrderStates.PendingState state = stream.stateOf(orderId, shopperId);
             return switch (state.kind()) {
                 case PENDING -> new OrderView(orderId, state.voucherId(), OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
                 case FAILED -> new OrderView(orderId, state.voucherId(), OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
@@ -57,7 +57,7 @@ public class OrderQueries {
         if (inMySql.isPresent()) {
             return inMySql.get();
         }
-        OrderStream.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
+        OrderStates.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
         long orderId = inRedis.orderId();
         return switch (inRedis.kind()) {
             case PENDING -> new OrderView(orderId, voucherId, OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
@@ -91,7 +91,7 @@ public class OrderQueries {
      * MySQL only for a buyer the index does not name. A FAILED order is not live: its unit went back.
      */
     public OptionalLong liveOrderIdAsync(long shopperId, long voucherId) {
-        OrderStream.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
+        OrderStates.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
         return switch (inRedis.kind()) {
             case PENDING, WRITTEN -> OptionalLong.of(inRedis.orderId());
             case BUYER -> orderIdInMySql(shopperId, voucherId);

@@ -1,8 +1,10 @@
 package dev.seckill.order;
 
 import java.time.Clock;
+import java.util.List;
 
-import dev.seckill.voucher.SeckillVoucherRepository;
+import dev.seckill.order.OrderBatchWriter.NewOrder;
+import dev.seckill.order.OrderBatchWriter.OrderRejectedException;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -10,20 +12,21 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * The unit of work that creates an order. Its own bean so that callers always go through the Spring
- * proxy (a call from inside the same class would silently run without a transaction). When
- * {@link #create} returns, the transaction has committed.
+ * The unit of work that creates a sync order: a batch of one for {@link OrderBatchWriter}, the one
+ * writer of the table. Its own bean so that callers always go through the Spring proxy (a call from
+ * inside the same class would silently run without a transaction). When {@link #create} returns, the
+ * transaction has committed.
  */
 @Service
 public class OrderWriter {
 
     private final OrderRepository orders;
-    private final SeckillVoucherRepository vouchers;
+    private final OrderBatchWriter writer;
     private final Clock clock;
 
-    OrderWriter(OrderRepository orders, SeckillVoucherRepository vouchers, Clock clock) {
+    OrderWriter(OrderRepository orders, OrderBatchWriter writer, Clock clock) {
         this.orders = orders;
-        this.vouchers = vouchers;
+        this.writer = writer;
         this.clock = clock;
     }
 
@@ -37,11 +40,10 @@ public class OrderWriter {
         if (orders.existsByUserIdAndVoucherId(shopperId, voucherId)) {
             throw new Refusal(Reason.ALREADY_ORDERED);
         }
-        if (vouchers.takeOne(voucherId) == 0) {
-            throw new Refusal(Reason.SOLD_OUT);
-        }
         try {
-            orders.saveAndFlush(new VoucherOrder(orderId, shopperId, voucherId, OrderStatus.CONFIRMED, clock.instant()));
+            writer.persist(voucherId, List.of(new NewOrder(orderId, shopperId, clock.millis())));
+        } catch (OrderRejectedException noUnitLeft) {
+            throw new Refusal(Reason.SOLD_OUT);
         } catch (DataIntegrityViolationException duplicate) {
             throw new Refusal(Reason.ALREADY_ORDERED);
         }

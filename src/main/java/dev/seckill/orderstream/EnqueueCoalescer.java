@@ -29,10 +29,10 @@ final class EnqueueCoalescer {
     /** Runs the enqueue script for one voucher's orders, answering one outcome per order, in their order. */
     @FunctionalInterface
     interface BatchCall {
-        CompletionStage<List<OrderStream.Enqueue>> enqueue(long voucherId, List<Order> orders);
+        CompletionStage<List<OrderEnqueue.Enqueue>> enqueue(long voucherId, List<Order> orders);
     }
 
-    private record Waiting(Order order, CompletableFuture<OrderStream.Enqueue> answer) {
+    private record Waiting(Order order, CompletableFuture<OrderEnqueue.Enqueue> answer) {
     }
 
     private final BatchCall call;
@@ -57,7 +57,7 @@ final class EnqueueCoalescer {
     }
 
     /** The order's outcome, completed when the call that carries it answers (on Redisson's thread). */
-    CompletableFuture<OrderStream.Enqueue> enqueue(long voucherId, Order order) {
+    CompletableFuture<OrderEnqueue.Enqueue> enqueue(long voucherId, Order order) {
         Waiting waiting = new Waiting(order, new CompletableFuture<>());
         Lane lane = lanes.computeIfAbsent(voucherId, Lane::new);
         List<Waiting> batch = lane.offer(waiting);
@@ -82,7 +82,7 @@ final class EnqueueCoalescer {
         orders.add(batch.size());
         List<Order> carried = new ArrayList<>(batch.size());
         batch.forEach(waiting -> carried.add(waiting.order()));
-        CompletionStage<List<OrderStream.Enqueue>> answers;
+        CompletionStage<List<OrderEnqueue.Enqueue>> answers;
         long start = System.nanoTime();
         try {
             answers = call.enqueue(lane.voucherId, carried);
@@ -100,7 +100,7 @@ final class EnqueueCoalescer {
         });
     }
 
-    private static void answer(List<Waiting> batch, List<OrderStream.Enqueue> outcomes, Throwable error) {
+    private static void answer(List<Waiting> batch, List<OrderEnqueue.Enqueue> outcomes, Throwable error) {
         if (error == null && (outcomes == null || outcomes.size() != batch.size())) {
             error = new IllegalStateException("The enqueue script answered " + (outcomes == null ? "nothing"
                     : outcomes.size() + " outcomes") + " for " + batch.size() + " orders");

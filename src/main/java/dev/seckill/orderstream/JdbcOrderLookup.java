@@ -1,5 +1,6 @@
 package dev.seckill.orderstream;
 
+import dev.seckill.order.OrderBatchWriter;
 import java.util.List;
 
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -1,5 +1,6 @@
 package dev.seckill.orderstream;
 
+import dev.seckill.order.OrderBatchWriter;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -7,7 +8,7 @@ import java.util.Set;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
-import dev.seckill.orderstream.OrderBatchWriter.NewOrder;
+import dev.seckill.order.OrderBatchWriter.NewOrder;
 import dev.seckill.orderstream.OrderFailurePolicy.Decision;
 import dev.seckill.stock.SoldOutFlags;
 import org.springframework.stereotype.Component;

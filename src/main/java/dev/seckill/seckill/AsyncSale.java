@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderQueries;
-import dev.seckill.orderstream.OrderStream;
+import dev.seckill.orderstream.OrderEnqueue;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.stock.SoldOutFlags;
@@ -28,7 +28,7 @@ class AsyncSale implements Sale {
 
     private final SaleWindowCache windows;
     private final SoldOutFlags soldOut;
-    private final OrderStream stream;
+    private final OrderEnqueue stream;
     private final StreamReconciler reconciler;
     private final IdGenerator ids;
     private final ShopperRateLimits rateLimits;
@@ -36,7 +36,7 @@ class AsyncSale implements Sale {
     private final SaleMeters meters;
     private final Clock clock;
 
-    AsyncSale(SaleWindowCache windows, SoldOutFlags soldOut, OrderStream stream, StreamReconciler reconciler,
+    AsyncSale(SaleWindowCache windows, SoldOutFlags soldOut, OrderEnqueue stream, StreamReconciler reconciler,
             IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, SaleMeters meters, Clock clock) {
         this.windows = windows;
         this.soldOut = soldOut;
@@ -59,8 +59,8 @@ class AsyncSale implements Sale {
         }
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
-        OrderStream.Enqueue result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
-        if (result.outcome() == OrderStream.Enqueued.NOT_CACHED) {
+        OrderEnqueue.Enqueue result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
+        if (result.outcome() == OrderEnqueue.Enqueued.NOT_CACHED) {
             // Redis lost the voucher's keys: rebuild stock and buyers from MySQL and the stream, once.
             reconciler.reconcileIfMissing(voucherId);
             result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());

@@ -10,7 +10,6 @@ import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
@@ -55,10 +54,9 @@ public class SoldOutFlags {
     private final Consumer<String> publish;
 
     @Autowired
-    SoldOutFlags(StockSettings settings, StockCache stock, RedissonClient redisson,
-            @Value("${spring.data.redis.database:0}") int database) {
+    SoldOutFlags(StockSettings settings, StockCache stock, RedissonClient redisson, RedisDatabase database) {
         this(settings.soldOutRecheck(), System::nanoTime, stock::isSoldOut,
-                redisson.getTopic(TOPIC + database, StringCodec.INSTANCE));
+                redisson.getTopic(database.channel(TOPIC), StringCodec.INSTANCE));
     }
 
     private SoldOutFlags(Duration recheck, LongSupplier nanoTime, LongPredicate counterSaysSoldOut, RTopic topic) {

@@ -95,6 +95,9 @@ public final class VoucherKeys {
         return List.of(shopperOrders(voucherId), pending(voucherId), failed(voucherId), buyers(voucherId));
     }
 
+    /** The vouchers that have an order stream (async path). Not hash-tagged: no script touches it. */
+    public static final String ORDER_STREAMS = "seckill:order-streams";
+
     private static String key(long voucherId, String name) {
         return "seckill:{" + voucherId + "}:" + name;
     }

@@ -9,12 +9,12 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import dev.seckill.refusal.Reason;
+import dev.seckill.stock.RedisDatabase;
 import dev.seckill.refusal.Refusal;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,9 +45,8 @@ public class SaleWindowCache {
     private long nextLoadAt;
 
     @Autowired
-    SaleWindowCache(SaleWindowSource source, RedissonClient redisson,
-            @Value("${spring.data.redis.database:0}") int database) {
-        this(source, System::nanoTime, redisson.getTopic(TOPIC + database, StringCodec.INSTANCE));
+    SaleWindowCache(SaleWindowSource source, RedissonClient redisson, RedisDatabase database) {
+        this(source, System::nanoTime, redisson.getTopic(database.channel(TOPIC), StringCodec.INSTANCE));
     }
 
     private SaleWindowCache(SaleWindowSource source, LongSupplier nanoTicker, RTopic topic) {

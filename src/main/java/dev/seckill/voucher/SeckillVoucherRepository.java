@@ -15,6 +15,11 @@ public interface SeckillVoucherRepository extends JpaRepository<SeckillVoucher, 
     @Query("update SeckillVoucher v set v.stock = v.stock - 1 where v.voucherId = :voucherId and v.stock > 0")
     int takeOne(@Param("voucherId") long voucherId);
 
+    /** The same guard for a batch of orders: all of them, or none when fewer units are left. */
+    @Modifying
+    @Query("update SeckillVoucher v set v.stock = v.stock - :units where v.voucherId = :voucherId and v.stock >= :units")
+    int takeUnits(@Param("voucherId") long voucherId, @Param("units") int units);
+
     @Modifying(clearAutomatically = true)
     @Query("update SeckillVoucher v set v.stock = :stock, v.initialStock = :initialStock where v.voucherId = :voucherId")
     int resetStock(@Param("voucherId") long voucherId, @Param("stock") int stock, @Param("initialStock") int initialStock);

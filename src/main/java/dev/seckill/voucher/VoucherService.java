@@ -93,7 +93,7 @@ public class VoucherService {
             events.publishEvent(new StockResetRequested(voucherId));
             VoucherView reset = tx.execute(status -> {
                 if (request.deletesOrders()) {
-                    jdbc.update("DELETE FROM voucher_order WHERE voucher_id = ?", voucherId);
+                    events.publishEvent(new FreshSaleStarting(voucherId));
                 }
                 long orders = countOrders(voucherId);
                 seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));

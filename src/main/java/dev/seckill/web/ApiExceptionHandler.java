@@ -1,8 +1,5 @@
 package dev.seckill.web;
 
-import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -79,10 +76,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return headers;
     }
 
-    private static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
-            DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class,
-            IdsUnavailableException.class);
-
     /**
      * An outage is not a bug: say so, and when to come back, instead of a 500. No id worker lease
      * (MySQL, where leases live, out of reach for longer than a lease) is one too.
@@ -95,17 +88,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(code.status()).headers(headersFor(code)).body(problemOf(code, code.title()));
     }
 
-    /** Whether this exception is answered as an outage (backend-unavailable) by the handlers here. */
-    static boolean isOutage(Throwable ex) {
-        for (Throwable t = ex; t != null; t = t.getCause()) {
-            Throwable candidate = t;
-            if (OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
-                return true;
-            }
-        }
-        return lostDatabaseConnection(ex);
-    }
-
     /**
      * Redisson's synchronous calls can surface a timeout or a lost connection wrapped in a
      * {@code CompletionException} (seen while Redis restarts): still an outage, not a bug.
@@ -114,7 +96,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> handleWrapped(CompletionException ex) {
         for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
             Throwable candidate = cause;
-            if (OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
+            if (Outages.OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
                 return handleOutage(ex);
             }
         }
@@ -123,7 +105,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
-        if (lostDatabaseConnection(ex)) {
+        if (Outages.lostDatabaseConnection(ex)) {
             return handleOutage(ex);
         }
         log.error("Unexpected error", ex);
@@ -198,25 +180,6 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return ProblemCode.NOT_FOUND;
         }
         return ProblemCode.INVALID_PARAMETER;
-    }
-
-    /**
-     * A connection that dies inside a transaction (socket timeout, reset) does not always arrive as one
-     * of the outage types above: when the rollback on the dead connection fails too, Spring throws that
-     * failure instead (TransactionSystemException, JpaSystemException). Its cause still says what
-     * happened: SQLState class 08 is "connection exception".
-     */
-    static boolean lostDatabaseConnection(Throwable ex) {
-        int depth = 0;
-        for (Throwable t = ex; t != null && depth < 32; t = t.getCause(), depth++) {
-            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
-                return true;
-            }
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean causedByOversizedBody(Throwable ex) {

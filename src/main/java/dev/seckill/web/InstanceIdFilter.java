@@ -2,6 +2,7 @@ package dev.seckill.web;
 
 import java.io.IOException;
 
+import dev.seckill.InstanceIdentity;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -20,8 +21,8 @@ class InstanceIdFilter extends OncePerRequestFilter {
 
     private final String instanceId;
 
-    InstanceIdFilter(WebSettings settings) {
-        this.instanceId = settings.instanceId();
+    InstanceIdFilter(InstanceIdentity identity) {
+        this.instanceId = identity.instanceId();
     }
 
     @Override

@@ -34,7 +34,7 @@ public final class ProblemResponses {
      * backend-unavailable for an outage, else internal-error. For counting answers that go through it.
      */
     public static ProblemCode codeOf(RuntimeException failure) {
-        return ApiExceptionHandler.isOutage(failure) ? ProblemCode.BACKEND_UNAVAILABLE : ProblemCode.INTERNAL_ERROR;
+        return Outages.isOutage(failure) ? ProblemCode.BACKEND_UNAVAILABLE : ProblemCode.INTERNAL_ERROR;
     }
 
     /** The same fields, in the same order, as Spring's ProblemDetail serialization. */

@@ -34,7 +34,7 @@ public final class CommitCrashPoint implements ApplicationContextInitializer<Con
 
     /** Tells the test the JVM stopped here and nowhere else. */
     public static final int EXIT_CODE = 77;
-    static final String WRITER = "dev.seckill.orderstream.OrderBatchWriter";
+    static final String WRITER = "dev.seckill.order.OrderBatchWriter";
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {

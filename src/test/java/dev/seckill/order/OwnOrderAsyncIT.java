@@ -7,7 +7,7 @@ import java.util.Map;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.SeckillLocks;
-import dev.seckill.orderstream.OrderStream;
+import dev.seckill.orderstream.OrderEnqueue;
 import dev.seckill.stock.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.ShopperLockHolder;
@@ -35,7 +35,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
     SeckillLocks locks;
 
     @Autowired
-    OrderStream stream;
+    OrderEnqueue stream;
 
     @Autowired
     IdGenerator ids;
@@ -108,13 +108,13 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         long shopperId = Tokens.shopperId(token);
         long orderId = ids.next();
 
-        OrderStream.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderStream.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderStream.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis());
+        OrderEnqueue.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
+        OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
+        OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis());
 
-        assertThat(once.outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
-        assertThat(twice.outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
-        assertThat(another.outcome()).isEqualTo(OrderStream.Enqueued.ALREADY_BOUGHT);
+        assertThat(once.outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(twice.outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(another.outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
         assertThat(another.existingOrderId()).isEqualTo(orderId);
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         assertThat(audit.path("orders").asLong()).isEqualTo(1);

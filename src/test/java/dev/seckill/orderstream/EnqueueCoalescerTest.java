@@ -20,13 +20,13 @@ class EnqueueCoalescerTest {
     /** The calls sent, each answered when the test says so. */
     static final class Calls implements EnqueueCoalescer.BatchCall {
 
-        record Sent(long voucherId, List<EnqueueCoalescer.Order> orders, CompletableFuture<List<OrderStream.Enqueue>> answer) {
+        record Sent(long voucherId, List<EnqueueCoalescer.Order> orders, CompletableFuture<List<OrderEnqueue.Enqueue>> answer) {
         }
 
         final List<Sent> sent = new ArrayList<>();
 
         @Override
-        public CompletionStage<List<OrderStream.Enqueue>> enqueue(long voucherId, List<EnqueueCoalescer.Order> orders) {
+        public CompletionStage<List<OrderEnqueue.Enqueue>> enqueue(long voucherId, List<EnqueueCoalescer.Order> orders) {
             Sent call = new Sent(voucherId, List.copyOf(orders), new CompletableFuture<>());
             sent.add(call);
             return call.answer();
@@ -34,10 +34,10 @@ class EnqueueCoalescerTest {
 
         /** Answers the call: shopper n's order is accepted when n is even, sold out when odd. */
         void answer(int call) {
-            List<OrderStream.Enqueue> outcomes = new ArrayList<>();
+            List<OrderEnqueue.Enqueue> outcomes = new ArrayList<>();
             for (EnqueueCoalescer.Order order : sent.get(call).orders()) {
-                outcomes.add(new OrderStream.Enqueue(order.shopperId() % 2 == 0 ? OrderStream.Enqueued.ACCEPTED
-                        : OrderStream.Enqueued.SOLD_OUT, 0));
+                outcomes.add(new OrderEnqueue.Enqueue(order.shopperId() % 2 == 0 ? OrderEnqueue.Enqueued.ACCEPTED
+                        : OrderEnqueue.Enqueued.SOLD_OUT, 0));
             }
             sent.get(call).answer().complete(outcomes);
         }
@@ -52,20 +52,20 @@ class EnqueueCoalescerTest {
 
     @Test
     void anOrderForAnIdleVoucherIsSentAtOnceAndAlone() {
-        CompletableFuture<OrderStream.Enqueue> answer = order(7, 2);
+        CompletableFuture<OrderEnqueue.Enqueue> answer = order(7, 2);
 
         assertThat(calls.sent).hasSize(1);
         assertThat(calls.shoppersOf(0)).containsExactly(2L);
         assertThat(answer).isNotDone();
         calls.answer(0);
-        assertThat(answer.join().outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+        assertThat(answer.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
     }
 
     @Test
     void ordersArrivingWhileACallIsInFlightGoTogetherInTheNextEachWithItsOwnAnswer() {
-        CompletableFuture<OrderStream.Enqueue> first = order(7, 2);
-        CompletableFuture<OrderStream.Enqueue> second = order(7, 3);
-        CompletableFuture<OrderStream.Enqueue> third = order(7, 4);
+        CompletableFuture<OrderEnqueue.Enqueue> first = order(7, 2);
+        CompletableFuture<OrderEnqueue.Enqueue> second = order(7, 3);
+        CompletableFuture<OrderEnqueue.Enqueue> third = order(7, 4);
 
         assertThat(calls.sent).as("one call in flight per voucher").hasSize(1);
         calls.answer(0);
@@ -74,9 +74,9 @@ class EnqueueCoalescerTest {
         assertThat(second).isNotDone();
 
         calls.answer(1);
-        assertThat(first.join().outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
-        assertThat(second.join().outcome()).isEqualTo(OrderStream.Enqueued.SOLD_OUT);
-        assertThat(third.join().outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+        assertThat(first.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(second.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.SOLD_OUT);
+        assertThat(third.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
         assertThat(coalescer.calls()).isEqualTo(2);
         assertThat(coalescer.orders()).isEqualTo(3);
     }
@@ -84,7 +84,7 @@ class EnqueueCoalescerTest {
     @Test
     void noCallCarriesMoreThanTheBatchLimitAndTheRestFollowInArrivalOrder() {
         order(7, 0);
-        List<CompletableFuture<OrderStream.Enqueue>> waiting = new ArrayList<>();
+        List<CompletableFuture<OrderEnqueue.Enqueue>> waiting = new ArrayList<>();
         for (long shopper = 1; shopper <= 5; shopper++) {
             waiting.add(order(7, shopper));
         }
@@ -96,14 +96,14 @@ class EnqueueCoalescerTest {
         calls.answer(2);
         assertThat(calls.sent).hasSize(3);
         assertThat(waiting).allMatch(CompletableFuture::isDone);
-        assertThat(waiting.get(4).join().outcome()).isEqualTo(OrderStream.Enqueued.SOLD_OUT);
+        assertThat(waiting.get(4).join().outcome()).isEqualTo(OrderEnqueue.Enqueued.SOLD_OUT);
     }
 
     @Test
     void aFailedCallFailsEveryOrderItCarriedWithItsErrorAndTheLaneGoesOn() {
         order(7, 0);
-        CompletableFuture<OrderStream.Enqueue> second = order(7, 2);
-        CompletableFuture<OrderStream.Enqueue> third = order(7, 4);
+        CompletableFuture<OrderEnqueue.Enqueue> second = order(7, 2);
+        CompletableFuture<OrderEnqueue.Enqueue> third = order(7, 4);
         calls.answer(0);
         RedisTimeoutException timeout = new RedisTimeoutException("no answer");
         calls.sent.get(1).answer().completeExceptionally(timeout);
@@ -111,10 +111,10 @@ class EnqueueCoalescerTest {
         assertThatThrownBy(second::join).hasCause(timeout);
         assertThatThrownBy(third::join).hasCause(timeout);
 
-        CompletableFuture<OrderStream.Enqueue> later = order(7, 6);
+        CompletableFuture<OrderEnqueue.Enqueue> later = order(7, 6);
         assertThat(calls.sent).as("the lane is idle again: the next order goes at once").hasSize(3);
         calls.answer(2);
-        assertThat(later.join().outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+        assertThat(later.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
     }
 
     @Test
@@ -132,10 +132,10 @@ class EnqueueCoalescerTest {
     @Test
     void anAnswerWithTheWrongNumberOfOutcomesFailsItsOrdersRatherThanMisroutingThem() {
         order(7, 0);
-        CompletableFuture<OrderStream.Enqueue> second = order(7, 2);
-        CompletableFuture<OrderStream.Enqueue> third = order(7, 4);
+        CompletableFuture<OrderEnqueue.Enqueue> second = order(7, 2);
+        CompletableFuture<OrderEnqueue.Enqueue> third = order(7, 4);
         calls.answer(0);
-        calls.sent.get(1).answer().complete(List.of(new OrderStream.Enqueue(OrderStream.Enqueued.ACCEPTED, 0)));
+        calls.sent.get(1).answer().complete(List.of(new OrderEnqueue.Enqueue(OrderEnqueue.Enqueued.ACCEPTED, 0)));
 
         assertThatThrownBy(second::join).hasCauseInstanceOf(IllegalStateException.class);
         assertThatThrownBy(third::join).hasCauseInstanceOf(IllegalStateException.class);
@@ -144,15 +144,15 @@ class EnqueueCoalescerTest {
     @Test
     void vouchersDoNotWaitForEachOther() {
         order(7, 0);
-        CompletableFuture<OrderStream.Enqueue> other = order(8, 2);
+        CompletableFuture<OrderEnqueue.Enqueue> other = order(8, 2);
 
         assertThat(calls.sent).hasSize(2);
         assertThat(calls.sent.get(1).voucherId()).isEqualTo(8);
         calls.answer(1);
-        assertThat(other.join().outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+        assertThat(other.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
     }
 
-    private CompletableFuture<OrderStream.Enqueue> order(long voucherId, long shopperId) {
+    private CompletableFuture<OrderEnqueue.Enqueue> order(long voucherId, long shopperId) {
         return coalescer.enqueue(voucherId, new EnqueueCoalescer.Order(shopperId, 1000 + shopperId, 0));
     }
 }

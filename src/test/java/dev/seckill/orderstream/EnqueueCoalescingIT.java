@@ -39,7 +39,7 @@ class EnqueueCoalescingIT {
 
     static RedisServer redis;
     static RedissonClient redisson;
-    static OrderStream stream;
+    static OrderEnqueue stream;
 
     @BeforeAll
     static void ownRedis() throws Exception {
@@ -48,8 +48,7 @@ class EnqueueCoalescingIT {
         config.useSingleServer().setAddress("redis://127.0.0.1:" + redis.port()).setTimeout(1000).setRetryAttempts(1)
                 .setRetryDelay(attempt -> Duration.ofMillis(200));
         redisson = Redisson.create(config);
-        stream = new OrderStream(redisson, new StreamSettings("order-writers", 200, Duration.ofMillis(20),
-                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
+        stream = new OrderEnqueue(redisson, new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
                 new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 
@@ -70,21 +69,21 @@ class EnqueueCoalescingIT {
         int shoppers = 600;
         redis.cli("set", VoucherKeys.stock(voucherId), Integer.toString(stock));
         redis.cli("config", "resetstat");
-        OrderStream.EnqueueCalls before = stream.enqueueCalls();
+        OrderEnqueue.EnqueueCalls before = stream.enqueueCalls();
 
-        List<OrderStream.Enqueue> answers = concurrently(shoppers, i -> () -> stream.enqueue(voucherId, 1 + i, 10_000 + i, 0));
+        List<OrderEnqueue.Enqueue> answers = concurrently(shoppers, i -> () -> stream.enqueue(voucherId, 1 + i, 10_000 + i, 0));
 
-        Map<OrderStream.Enqueued, Long> outcomes = answers.stream()
-                .collect(Collectors.groupingBy(OrderStream.Enqueue::outcome, Collectors.counting()));
-        assertThat(outcomes).isEqualTo(Map.of(OrderStream.Enqueued.ACCEPTED, (long) stock,
-                OrderStream.Enqueued.SOLD_OUT, (long) (shoppers - stock)));
+        Map<OrderEnqueue.Enqueued, Long> outcomes = answers.stream()
+                .collect(Collectors.groupingBy(OrderEnqueue.Enqueue::outcome, Collectors.counting()));
+        assertThat(outcomes).isEqualTo(Map.of(OrderEnqueue.Enqueued.ACCEPTED, (long) stock,
+                OrderEnqueue.Enqueued.SOLD_OUT, (long) (shoppers - stock)));
         assertThat(redis.cli("get", VoucherKeys.stock(voucherId))).isEqualTo("0");
         assertThat(redis.cli("xlen", VoucherKeys.orders(voucherId))).isEqualTo(Integer.toString(stock));
         assertThat(redis.cli("scard", VoucherKeys.buyers(voucherId))).isEqualTo(Integer.toString(stock));
         assertThat(redis.cli("hlen", VoucherKeys.pending(voucherId))).isEqualTo(Integer.toString(stock));
 
         long evalsha = calls("evalsha");
-        OrderStream.EnqueueCalls after = stream.enqueueCalls();
+        OrderEnqueue.EnqueueCalls after = stream.enqueueCalls();
         assertThat(after.orders() - before.orders()).isEqualTo(shoppers);
         assertThat(evalsha).as("calls Redis ran for %d orders", shoppers).isEqualTo(after.calls() - before.calls())
                 .isLessThan(shoppers / 2);
@@ -96,15 +95,15 @@ class EnqueueCoalescingIT {
         redis.cli("set", VoucherKeys.stock(voucherId), "10");
         long shopper = 7;
 
-        List<OrderStream.Enqueue> answers = concurrently(80, i -> () -> stream.enqueue(voucherId, shopper, 20_000 + i, 0));
+        List<OrderEnqueue.Enqueue> answers = concurrently(80, i -> () -> stream.enqueue(voucherId, shopper, 20_000 + i, 0));
 
-        List<OrderStream.Enqueue> accepted = answers.stream()
-                .filter(answer -> answer.outcome() == OrderStream.Enqueued.ACCEPTED).toList();
+        List<OrderEnqueue.Enqueue> accepted = answers.stream()
+                .filter(answer -> answer.outcome() == OrderEnqueue.Enqueued.ACCEPTED).toList();
         assertThat(accepted).hasSize(1);
         String theOrder = redis.cli("hget", VoucherKeys.shopperOrders(voucherId), Long.toString(shopper));
-        assertThat(answers).filteredOn(answer -> answer.outcome() != OrderStream.Enqueued.ACCEPTED).hasSize(79)
+        assertThat(answers).filteredOn(answer -> answer.outcome() != OrderEnqueue.Enqueued.ACCEPTED).hasSize(79)
                 .allSatisfy(answer -> {
-                    assertThat(answer.outcome()).isEqualTo(OrderStream.Enqueued.ALREADY_BOUGHT);
+                    assertThat(answer.outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
                     assertThat(Long.toString(answer.existingOrderId())).isEqualTo(theOrder);
                 });
         assertThat(redis.cli("get", VoucherKeys.stock(voucherId))).isEqualTo("9");
@@ -117,9 +116,9 @@ class EnqueueCoalescingIT {
         redis.cli("set", VoucherKeys.stock(voucherId), "1000");
         redis.cli("script", "flush");
 
-        List<OrderStream.Enqueue> answers = concurrently(200, i -> () -> stream.enqueue(voucherId, 1 + i, 30_000 + i, 0));
+        List<OrderEnqueue.Enqueue> answers = concurrently(200, i -> () -> stream.enqueue(voucherId, 1 + i, 30_000 + i, 0));
 
-        assertThat(answers).extracting(OrderStream.Enqueue::outcome).containsOnly(OrderStream.Enqueued.ACCEPTED);
+        assertThat(answers).extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.ACCEPTED);
         assertThat(redis.cli("xlen", VoucherKeys.orders(voucherId))).isEqualTo("200");
     }
 
@@ -129,12 +128,12 @@ class EnqueueCoalescingIT {
         redis.cli("set", VoucherKeys.stock(fenced), "10");
         redis.cli("set", VoucherKeys.resetFence(fenced), "1");
         assertThat(concurrently(40, i -> () -> stream.enqueue(fenced, 1 + i, 40_000 + i, 0)))
-                .extracting(OrderStream.Enqueue::outcome).containsOnly(OrderStream.Enqueued.RESETTING);
+                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.RESETTING);
         assertThat(redis.cli("get", VoucherKeys.stock(fenced))).isEqualTo("10");
 
         long uncached = 105;
         assertThat(concurrently(40, i -> () -> stream.enqueue(uncached, 1 + i, 50_000 + i, 0)))
-                .extracting(OrderStream.Enqueue::outcome).containsOnly(OrderStream.Enqueued.NOT_CACHED);
+                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.NOT_CACHED);
         assertThat(redis.cli("exists", VoucherKeys.orders(uncached))).isEqualTo("0");
     }
 
@@ -146,12 +145,12 @@ class EnqueueCoalescingIT {
         try {
             ExecutorService pool = Executors.newFixedThreadPool(20);
             try {
-                List<Future<OrderStream.Enqueue>> waiting = new ArrayList<>();
+                List<Future<OrderEnqueue.Enqueue>> waiting = new ArrayList<>();
                 for (int i = 0; i < 20; i++) {
                     long shopper = 1 + i;
                     waiting.add(pool.submit(() -> stream.enqueue(voucherId, shopper, 60_000 + shopper, 0)));
                 }
-                for (Future<OrderStream.Enqueue> order : waiting) {
+                for (Future<OrderEnqueue.Enqueue> order : waiting) {
                     assertThatThrownBy(() -> order.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(RedisException.class);
                 }
             } finally {
@@ -161,19 +160,19 @@ class EnqueueCoalescingIT {
             redis.resume();
         }
         // and the lane is not stuck afterwards
-        assertThat(stream.enqueue(voucherId, 999, 69_999, 0).outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+        assertThat(stream.enqueue(voucherId, 999, 69_999, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
     }
 
-    private static List<OrderStream.Enqueue> concurrently(int orders, Function<Integer, Callable<OrderStream.Enqueue>> order)
+    private static List<OrderEnqueue.Enqueue> concurrently(int orders, Function<Integer, Callable<OrderEnqueue.Enqueue>> order)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(64);
         try {
-            List<Callable<OrderStream.Enqueue>> tasks = new ArrayList<>();
+            List<Callable<OrderEnqueue.Enqueue>> tasks = new ArrayList<>();
             for (int i = 0; i < orders; i++) {
                 tasks.add(order.apply(i));
             }
-            List<OrderStream.Enqueue> answers = new ArrayList<>();
-            for (Future<OrderStream.Enqueue> answer : pool.invokeAll(tasks)) {
+            List<OrderEnqueue.Enqueue> answers = new ArrayList<>();
+            for (Future<OrderEnqueue.Enqueue> answer : pool.invokeAll(tasks)) {
                 answers.add(answer.get());
             }
             return answers;

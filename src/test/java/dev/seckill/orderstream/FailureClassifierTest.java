@@ -1,5 +1,6 @@
 package dev.seckill.orderstream;
 
+import dev.seckill.order.OrderBatchWriter;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

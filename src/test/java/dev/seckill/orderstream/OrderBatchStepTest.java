@@ -1,5 +1,6 @@
 package dev.seckill.orderstream;
 
+import dev.seckill.order.OrderBatchWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

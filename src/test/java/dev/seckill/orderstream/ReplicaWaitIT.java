@@ -84,35 +84,35 @@ class ReplicaWaitIT {
             try {
                 long voucherId = 42;
                 ownMaster.cli("set", VoucherKeys.stock(voucherId), "10");
-                OrderStream plain = stream(redisson, 0);
-                OrderStream waiting = stream(redisson, 1);
+                OrderEnqueue plain = stream(redisson, 0);
+                OrderEnqueue waiting = stream(redisson, 1);
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+                assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
                 assertThat(calls(ownMaster, "evalsha")).as("EVALSHA by default").isEqualTo(1);
                 assertThat(calls(ownMaster, "wait")).as("WAIT by default").isZero();
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(waiting.enqueue(voucherId, 2, 1002, 0).outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+                assertThat(waiting.enqueue(voucherId, 2, 1002, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
                 assertThat(calls(ownMaster, "evalsha")).as("EVALSHA with the opt-in").isEqualTo(1);
                 assertThat(calls(ownMaster, "wait")).as("WAIT with the opt-in").isEqualTo(1);
                 assertThat(ownReplica.cli("sismember", VoucherKeys.buyers(voucherId), "2")).as("on the replica").isEqualTo("1");
 
                 // a Redis that forgot the script: loaded again, within the batch path too
                 ownMaster.cli("script", "flush");
-                assertThat(waiting.enqueue(voucherId, 3, 1003, 0).outcome()).isEqualTo(OrderStream.Enqueued.ACCEPTED);
+                assertThat(waiting.enqueue(voucherId, 3, 1003, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
 
                 ownReplica.pause();
                 try {
                     long started = System.nanoTime();
                     assertThat(waiting.enqueue(voucherId, 4, 1004, 0).outcome()).as("accepted, replica paused")
-                            .isEqualTo(OrderStream.Enqueued.UNCONFIRMED);
+                            .isEqualTo(OrderEnqueue.Enqueued.UNCONFIRMED);
                     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("waited for the replica")
                             .isGreaterThanOrEqualTo(Duration.ofMillis(900));
                     assertThat(ownMaster.cli("sismember", VoucherKeys.buyers(voucherId), "4")).as("in the master").isEqualTo("1");
                     assertThat(ownMaster.cli("hget", VoucherKeys.pending(voucherId), "1004")).as("pending").isEqualTo("4");
                     // refusals say what the script said, confirmed or not
-                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0).outcome()).isEqualTo(OrderStream.Enqueued.ALREADY_BOUGHT);
+                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
                 } finally {
                     ownReplica.resume();
                 }
@@ -191,9 +191,8 @@ class ReplicaWaitIT {
         assertThat(confirmed.json().path("status").asString()).isEqualTo("CONFIRMED");
     }
 
-    private static OrderStream stream(RedissonClient redisson, int waitReplicas) {
-        return new OrderStream(redisson, new StreamSettings("order-writers", 200, Duration.ofMillis(20),
-                Duration.ofSeconds(30), 3, 1, "test"), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
+    private static OrderEnqueue stream(RedissonClient redisson, int waitReplicas) {
+        return new OrderEnqueue(redisson, new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
                 new EnqueueSettings(100), new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 

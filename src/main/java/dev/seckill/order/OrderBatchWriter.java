@@ -1,4 +1,4 @@
-package dev.seckill.orderstream;
+package dev.seckill.order;
 
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -8,50 +8,57 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.seckill.voucher.SeckillVoucherRepository;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Writes a batch of orders accepted by the asynchronous path, all or nothing: one guarded stock
- * UPDATE for the batch and one batched INSERT. Idempotent: orders already in MySQL (a redelivered
- * message whose first delivery committed but was never acknowledged) are left alone and reported.
- * Its own bean, so the consumer always goes through the transactional proxy.
+ * The one writer of {@code voucher_order}: a batch of orders, all or nothing, with their units of MySQL
+ * stock (one guarded UPDATE of the voucher module's table for the batch) and one batched INSERT. The async
+ * consumers write their batches; the sync path writes a batch of one ({@link OrderWriter}). Idempotent:
+ * orders already in MySQL (a redelivered message whose first delivery committed but was never
+ * acknowledged) are left alone and reported. Its own bean, so callers go through the transactional proxy.
  */
 @Service
-class OrderBatchWriter {
+public class OrderBatchWriter {
 
-    /** {@code OrderStatus.CONFIRMED}: in MySQL, the order is final. */
-    static final String CONFIRMED = "CONFIRMED";
+    /** {@link OrderStatus#CONFIRMED}: in MySQL, the order is final. */
+    public static final String CONFIRMED = OrderStatus.CONFIRMED.name();
 
     private final JdbcTemplate jdbc;
+    private final SeckillVoucherRepository vouchers;
 
-    OrderBatchWriter(JdbcTemplate jdbc) {
+    OrderBatchWriter(JdbcTemplate jdbc, SeckillVoucherRepository vouchers) {
         this.jdbc = jdbc;
+        this.vouchers = vouchers;
     }
 
-    record NewOrder(long orderId, long shopperId, long createdAtMillis) {
+    public record NewOrder(long orderId, long shopperId, long createdAtMillis) {
     }
 
     /** Refused for a reason no retry will change soon (no stock left in MySQL). */
-    static class OrderRejectedException extends RuntimeException {
+    public static class OrderRejectedException extends RuntimeException {
 
-        OrderRejectedException(String message) {
+        public OrderRejectedException(String message) {
             super(message);
         }
     }
 
-    /** Returns the ids of the orders that were already in MySQL. */
+    /**
+     * Returns the ids of the orders that were already in MySQL.
+     *
+     * @throws OrderRejectedException MySQL has fewer units left than the batch's new orders
+     * @throws org.springframework.dao.DataIntegrityViolationException a shopper holds an order of the voucher already
+     */
     @Transactional
-    Set<Long> persist(long voucherId, List<NewOrder> orders) {
+    public Set<Long> persist(long voucherId, List<NewOrder> orders) {
         Set<Long> existing = existingIds(orders);
         List<NewOrder> fresh = orders.stream().filter(o -> !existing.contains(o.orderId())).toList();
         if (fresh.isEmpty()) {
             return existing;
         }
-        int taken = jdbc.update("UPDATE seckill_voucher SET stock = stock - ? WHERE voucher_id = ? AND stock >= ?",
-                fresh.size(), voucherId, fresh.size());
-        if (taken == 0) {
+        if (vouchers.takeUnits(voucherId, fresh.size()) == 0) {
             throw new OrderRejectedException("MySQL has fewer than " + fresh.size() + " units left of voucher " + voucherId);
         }
         List<Object[]> rows = new ArrayList<>(fresh.size());
