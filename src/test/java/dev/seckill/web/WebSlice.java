@@ -8,6 +8,7 @@ import java.lang.annotation.Target;
 import java.time.Clock;
 import java.time.ZoneOffset;
 
+import dev.seckill.InstanceIdentity;
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.RedisRateLimiter;
 import dev.seckill.security.AuthSettings;
@@ -59,7 +60,7 @@ public @interface WebSlice {
      * from application.yml (slices leave out {@code @ConfigurationPropertiesScan}) and the properties above.
      */
     @TestConfiguration(proxyBeanMethods = false)
-    @EnableConfigurationProperties({WebSettings.class, AuthSettings.class, RateLimitSettings.class})
+    @EnableConfigurationProperties({WebSettings.class, InstanceIdentity.class, AuthSettings.class, RateLimitSettings.class})
     class Beans {
 
         @Bean
