@@ -1,7 +1,6 @@
 package dev.seckill.seckill;
 
 import java.time.Clock;
-import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.metrics.SaleMeters;
@@ -87,19 +86,8 @@ class AsyncSale implements Sale {
         };
     }
 
-    /**
-     * Sold out, for every shopper, buyers too (the script says so before it asks whether the shopper bought,
-     * as the sync path's does). With an Idempotency-Key, the retry of a request that took one of the last
-     * units gets its order back: one read of the index.
-     */
     private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
-        if (replayable) {
-            OptionalLong own = orders.liveOrderIdAsync(shopperId, voucherId);
-            if (own.isPresent()) {
-                return PlacedOrder.replayed(own.getAsLong());
-            }
-        }
-        throw new Refusal(Reason.SOLD_OUT);
+        return PlacedOrder.soldOut(replayable, () -> orders.liveOrderIdAsync(shopperId, voucherId));
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.seckill.seckill;
 
 import java.time.Clock;
-import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.HeldLock;
@@ -84,19 +83,8 @@ class SyncSale implements Sale {
         }
     }
 
-    /**
-     * Sold out, for every shopper, buyers too (the stock-take script says so before it asks whether the
-     * shopper bought, as the async path's does). With an Idempotency-Key, the retry of a request that took
-     * one of the last units gets its order back from MySQL.
-     */
     private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
-        if (replayable) {
-            OptionalLong own = orders.orderIdInMySql(shopperId, voucherId);
-            if (own.isPresent()) {
-                return PlacedOrder.replayed(own.getAsLong());
-            }
-        }
-        throw new Refusal(Reason.SOLD_OUT);
+        return PlacedOrder.soldOut(replayable, () -> orders.orderIdInMySql(shopperId, voucherId));
     }
 
     private long order(long shopperId, long voucherId) {
