@@ -2,19 +2,14 @@ package dev.seckill.orderstream;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.metrics.SaleMeters;
 import dev.seckill.stock.LuaScript;
 import dev.seckill.stock.VoucherKeys;
-import org.redisson.api.RBatch;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.AutoClaimResult;
@@ -160,41 +155,6 @@ public class OrderStream implements ConsumerStream {
         Set<Long> pending = new HashSet<>();
         found.keySet().forEach(id -> pending.add(Long.parseLong(id.toString())));
         return pending;
-    }
-
-    /**
-     * For the pending gauges, in one round trip: which vouchers have a stream, and for each of these
-     * vouchers its pending orders and the oldest of them. The stream only ever holds orders not yet in
-     * MySQL (acknowledging or giving one up deletes its message), so its first message is the oldest.
-     */
-    PendingBacklog.Reading backlog(Collection<Long> vouchers) {
-        RBatch batch = redisson.createBatch();
-        batch.getSet(REGISTRY, StringCodec.INSTANCE).readAllAsync();
-        List<Long> order = new ArrayList<>(vouchers);
-        for (long v : order) {
-            batch.getMap(VoucherKeys.pending(v), StringCodec.INSTANCE).sizeAsync();
-            batch.<String, String>getStream(VoucherKeys.orders(v), StringCodec.INSTANCE)
-                    .rangeAsync(1, StreamMessageId.MIN, StreamMessageId.MAX);
-        }
-        List<?> answers = batch.execute().getResponses();
-        Set<Long> registered = new HashSet<>();
-        for (Object id : (Collection<?>) answers.get(0)) {
-            registered.add(Long.parseLong(id.toString()));
-        }
-        Map<Long, PendingBacklog.Backlog> backlogs = new HashMap<>();
-        for (int i = 0; i < order.size(); i++) {
-            long pending = ((Number) answers.get(1 + 2 * i)).longValue();
-            long oldest = 0;
-            if (answers.get(2 + 2 * i) instanceof Map<?, ?> first) {
-                for (Object fields : first.values()) {
-                    if (fields instanceof Map<?, ?> message && message.get("order") != null) {
-                        oldest = Long.parseLong(message.get("order").toString());
-                    }
-                }
-            }
-            backlogs.put(order.get(i), new PendingBacklog.Backlog(pending, oldest));
-        }
-        return new PendingBacklog.Reading(registered, backlogs);
     }
 
     private RStream<String, String> stream(long voucherId) {

@@ -65,8 +65,8 @@ public class PendingBacklog {
     private boolean everRead;
 
     @Autowired
-    PendingBacklog(OrderStream stream, MeterRegistry registry, Clock clock) {
-        this(stream::backlog, registry, clock, Ticker.SYSTEM);
+    PendingBacklog(RedisBacklogSource source, MeterRegistry registry, Clock clock) {
+        this((Source) source, registry, clock, Ticker.SYSTEM);
     }
 
     PendingBacklog(Source source, MeterRegistry registry, Clock clock, Ticker ticker) {
