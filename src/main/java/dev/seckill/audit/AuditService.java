@@ -9,8 +9,7 @@ import java.util.Set;
 import dev.seckill.durability.RedisDataLosses;
 import dev.seckill.stock.OrderStates;
 import dev.seckill.stock.StockCache;
-import dev.seckill.stock.SaleStateReader;
-import dev.seckill.stock.SaleStateReader.SaleState;
+import dev.seckill.stock.OrderStates.SaleState;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -33,18 +32,16 @@ public class AuditService {
 
     private final JdbcTemplate jdbc;
     private final StockCache stock;
-    private final OrderStates stream;
+    private final OrderStates redis;
     private final RedisDataLosses losses;
-    private final SaleStateReader redis;
     private final TransactionTemplate snapshot;
 
-    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStates stream, RedisDataLosses losses, SaleStateReader redis,
+    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStates redis, RedisDataLosses losses,
             PlatformTransactionManager transactions) {
         this.jdbc = jdbc;
         this.stock = stock;
-        this.stream = stream;
-        this.losses = losses;
         this.redis = redis;
+        this.losses = losses;
         // One consistent snapshot of MySQL per attempt (InnoDB's REPEATABLE READ, read-only).
         this.snapshot = new TransactionTemplate(transactions);
         this.snapshot.setReadOnly(true);
@@ -66,7 +63,7 @@ public class AuditService {
         Map<String, Object> sale = sale(voucherId);
         long orders = jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class,
                 voucherId);
-        OrderStates.StreamCounts counts = stream.counts(voucherId);
+        OrderStates.StreamCounts counts = redis.counts(voucherId);
         return new SaleNumbers(number(sale, "stock").intValue(), orders, redisStock(voucherId), counts.pending(),
                 counts.deadLetters());
     }

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.stock.LuaScript;
+import dev.seckill.stock.OrderStates;
 import dev.seckill.stock.VoucherKeys;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
@@ -33,13 +34,15 @@ public class OrderStream implements ConsumerStream {
 
     private final RedissonClient redisson;
     private final StreamSettings settings;
+    private final OrderStates states;
     private final LuaScript ack;
     private final LuaScript fail;
     private final LuaScript failDuplicate;
 
-    OrderStream(RedissonClient redisson, StreamSettings settings) {
+    OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states) {
         this.redisson = redisson;
         this.settings = settings;
+        this.states = states;
         this.ack = new LuaScript(redisson, "seckill-ack.lua");
         this.fail = new LuaScript(redisson, "seckill-fail.lua");
         this.failDuplicate = new LuaScript(redisson, "seckill-fail-duplicate.lua");
@@ -58,11 +61,7 @@ public class OrderStream implements ConsumerStream {
 
     @Override
     public Set<Long> registeredVouchers() {
-        Set<Long> vouchers = new HashSet<>();
-        for (Object id : redisson.getSet(REGISTRY, StringCodec.INSTANCE).readAll()) {
-            vouchers.add(Long.parseLong(id.toString()));
-        }
-        return vouchers;
+        return states.registeredVouchers();
     }
 
     @Override

@@ -11,9 +11,9 @@ import org.redisson.client.codec.StringCodec;
 import org.springframework.stereotype.Component;
 
 /**
- * What Redis knows of orders not (or not only) in MySQL: a shopper's order of a voucher, an order's state
- * by its id, and a voucher's counts of pending, failed and dead-lettered orders. Reads only; the async
- * path's scripts write these keys.
+ * What Redis knows of a voucher's sale and of orders not (or not only) in MySQL: a shopper's order of a
+ * voucher, an order's state by its id, a voucher's counts of pending, failed and dead-lettered orders, and
+ * the whole state an audit compares with MySQL ({@link #read}). Reads only; the scripts write these keys.
  */
 @Component
 public class OrderStates {
@@ -104,11 +104,35 @@ public class OrderStates {
         public enum Kind { PENDING, FAILED, UNKNOWN }
     }
 
-    private Set<Long> registeredVouchers() {
+    /** The vouchers that have an order stream (the async path registers each one before its first order). */
+    public Set<Long> registeredVouchers() {
         Set<Long> vouchers = new HashSet<>();
         for (Object id : redisson.getSet(VoucherKeys.ORDER_STREAMS, StringCodec.INSTANCE).readAll()) {
             vouchers.add(Long.parseLong(id.toString()));
         }
         return vouchers;
+    }
+
+    /**
+     * @param stock            the counter, null when Redis holds none
+     * @param pendingOrderIds  accepted async orders not acknowledged yet (in MySQL or on their way)
+     * @param syncUnitOrderIds orders of sync requests that hold a unit and have not settled it yet
+     */
+    public record SaleState(Long stock, Set<String> pendingOrderIds, Set<String> syncUnitOrderIds, long failed,
+            long deadLetters) {
+    }
+
+    @SuppressWarnings("unchecked")
+    public SaleState read(long voucherId) {
+        RBatch batch = redisson.createBatch();
+        batch.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).getAsync();
+        batch.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).readAllKeySetAsync();
+        batch.getMap(VoucherKeys.syncUnits(voucherId), StringCodec.INSTANCE).readAllKeySetAsync();
+        batch.getMap(VoucherKeys.failed(voucherId), StringCodec.INSTANCE).sizeAsync();
+        batch.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE).sizeAsync();
+        List<?> answers = batch.execute().getResponses();
+        Object stock = answers.get(0);
+        return new SaleState(stock == null ? null : Long.valueOf(stock.toString()), (Set<String>) answers.get(1),
+                (Set<String>) answers.get(2), ((Number) answers.get(3)).longValue(), ((Number) answers.get(4)).longValue());
     }
 }
