@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.durability.RedisDataLosses;
-import dev.seckill.stock.OrderStates;
-import dev.seckill.stock.StockCache;
-import dev.seckill.stock.OrderStates.SaleState;
+import dev.seckill.salestate.OrderStates;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.OrderStates.SaleState;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.stock.OrderStates;
+import dev.seckill.salestate.OrderStates;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.stereotype.Service;

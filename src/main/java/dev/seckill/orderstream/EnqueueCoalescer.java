@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
+import dev.seckill.salestate.PurchaseDecision.Order;
+
 /**
  * Concurrent purchases of one voucher share one Redis call. Per voucher, at most one enqueue call is in
  * flight from this instance; the orders that arrive meanwhile wait in the voucher's lane and go together,
@@ -21,10 +23,6 @@ import java.util.function.LongConsumer;
  * other, in the order they queued, with the same answers a call of their own would have had.
  */
 final class EnqueueCoalescer {
-
-    /** One order as the script takes it. */
-    record Order(long shopperId, long orderId, long createdAtMillis) {
-    }
 
     /** Runs the enqueue script for one voucher's orders, answering one outcome per order, in their order. */
     @FunctionalInterface

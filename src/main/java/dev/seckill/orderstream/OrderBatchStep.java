@@ -10,7 +10,7 @@ import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderBatchWriter.NewOrder;
 import dev.seckill.orderstream.OrderFailurePolicy.Decision;
-import dev.seckill.stock.SoldOutFlags;
+import dev.seckill.salestate.SoldOutFlags;
 import org.springframework.stereotype.Component;
 
 /**

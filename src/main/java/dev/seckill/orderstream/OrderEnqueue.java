@@ -6,58 +6,45 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 import dev.seckill.metrics.SaleMeters;
-import dev.seckill.stock.LuaScript;
-import dev.seckill.stock.VoucherKeys;
-import org.redisson.api.RedissonClient;
+import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Keeping;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
 import org.springframework.stereotype.Component;
 
 /**
- * The decision of the asynchronous path: one enqueue script (seckill-enqueue.lua) that decides and queues
- * an order atomically, shared by the concurrent orders of a voucher ({@link EnqueueCoalescer}).
+ * The decision of the asynchronous path: the purchase script ({@link PurchaseDecision}, queueing) decides and
+ * queues an order atomically, in a call shared by the concurrent orders of a voucher ({@link EnqueueCoalescer}).
  */
 @Component
 public class OrderEnqueue {
 
     private final ReplicaSettings replicas;
-    private final LuaScript enqueue;
+    private final PurchaseDecision purchases;
     private final EnqueueCoalescer coalescer;
 
-    OrderEnqueue(RedissonClient redisson, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters) {
+    OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters) {
         this.replicas = replicas;
-        this.enqueue = new LuaScript(redisson, "seckill-enqueue.lua");
+        this.purchases = purchases;
         this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch(), meters::enqueueCall);
         meters.bindEnqueueCounts(coalescer::calls, coalescer::orders);
     }
 
-    public enum Enqueued {
-        ACCEPTED, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED,
-        /** A stock reset holds the voucher's fence: nothing was taken, try again in a moment. */
-        RESETTING,
-        /**
-         * Accepted by the master, but fewer replicas than {@code seckill.redis.wait-replicas} confirmed it
-         * within {@code wait-timeout}: the order stands (it goes on to MySQL), only its survival of a
-         * failover is unconfirmed. Never the script's answer; only with the opt-in.
-         */
-        UNCONFIRMED;
-
-        /** seckill-enqueue.lua's numeric answers, named one by one: never by their position in this enum. */
-        static Enqueued ofCode(long code) {
-            return switch ((int) code) {
-                case 0 -> ACCEPTED;
-                case 1 -> SOLD_OUT;
-                case 2 -> ALREADY_BOUGHT;
-                case 3 -> NOT_CACHED;
-                case 4 -> RESETTING;
-                default -> throw new IllegalStateException("seckill-enqueue.lua answered " + code);
-            };
-        }
-    }
-
     /**
-     * What the enqueue script decided. For {@code ALREADY_BOUGHT}, {@code existingOrderId} is the
-     * shopper's order when Redis knows it, else 0 (look in MySQL).
+     * What the purchase script decided for the order. {@code unconfirmed}: accepted by the master, but fewer
+     * replicas than {@code seckill.redis.wait-replicas} confirmed it within {@code wait-timeout}; the order
+     * stands (it goes on to MySQL), only its survival of a failover is unconfirmed. Only with the opt-in.
      */
-    public record Enqueue(Enqueued outcome, long existingOrderId) {
+    public record Enqueue(Decision decision, boolean unconfirmed) {
+
+        public Outcome outcome() {
+            return decision.outcome();
+        }
+
+        /** For {@code ALREADY_BOUGHT}: the shopper's order when Redis knows it, else 0 (look in MySQL). */
+        public long existingOrderId() {
+            return decision.existingOrderId();
+        }
     }
 
     /**
@@ -71,7 +58,7 @@ public class OrderEnqueue {
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
         try {
-            return coalescer.enqueue(voucherId, new EnqueueCoalescer.Order(shopperId, orderId, createdAtMillis)).join();
+            return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis)).join();
         } catch (CompletionException e) {
             // The caller handles Redisson's own exceptions (an outage answers 503), as from a blocking call.
             if (e.getCause() instanceof RuntimeException cause) {
@@ -89,36 +76,19 @@ public class OrderEnqueue {
         return new EnqueueCalls(coalescer.calls(), coalescer.orders());
     }
 
-    private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<EnqueueCoalescer.Order> orders) {
-        List<Object> keys = VoucherKeys.forEnqueue(voucherId);
-        Object[] args = new Object[3 * orders.size()];
-        for (int i = 0; i < orders.size(); i++) {
-            EnqueueCoalescer.Order order = orders.get(i);
-            args[3 * i] = order.shopperId();
-            args[3 * i + 1] = order.orderId();
-            args[3 * i + 2] = order.createdAtMillis();
-        }
+    private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
         if (replicas.waitReplicas() == 0) {
-            return enqueue.evalListAsync(keys, args).thenApply(answers -> outcomes(answers, false));
+            return purchases.decideAsync(voucherId, Keeping.QUEUE, orders).thenApply(decisions -> enqueued(decisions, false));
         }
-        return enqueue.evalListReplicatedAsync(replicas.waitReplicas(), replicas.waitTimeout(), keys, args)
-                .thenApply(answer -> outcomes(answer.value(), answer.replicas() < replicas.waitReplicas()));
+        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, orders, replicas.waitReplicas(),
+                replicas.waitTimeout()).thenApply(answer -> enqueued(answer.decisions(), answer.replicas() < replicas.waitReplicas()));
     }
 
-    private static List<Enqueue> outcomes(List<Object> answers, boolean unconfirmed) {
-        List<Enqueue> outcomes = new ArrayList<>(answers.size());
-        for (Object answer : answers) {
-            outcomes.add(outcome(answer, unconfirmed));
+    private static List<Enqueue> enqueued(List<Decision> decisions, boolean unconfirmed) {
+        List<Enqueue> enqueued = new ArrayList<>(decisions.size());
+        for (Decision decision : decisions) {
+            enqueued.add(new Enqueue(decision, unconfirmed && decision.outcome() == Outcome.ACCEPTED));
         }
-        return outcomes;
-    }
-
-    private static Enqueue outcome(Object answer, boolean unconfirmed) {
-        if (answer instanceof Number code) {
-            Enqueued outcome = Enqueued.ofCode(code.longValue());
-            return new Enqueue(unconfirmed && outcome == Enqueued.ACCEPTED ? Enqueued.UNCONFIRMED : outcome, 0);
-        }
-        // The only string answer is the id of the shopper's existing order.
-        return new Enqueue(Enqueued.ALREADY_BOUGHT, Long.parseLong(answer.toString()));
+        return enqueued;
     }
 }

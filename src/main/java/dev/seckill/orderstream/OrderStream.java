@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.stock.LuaScript;
-import dev.seckill.stock.OrderStates;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.LuaScript;
+import dev.seckill.salestate.OrderStates;
+import dev.seckill.salestate.VoucherKeys;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.AutoClaimResult;

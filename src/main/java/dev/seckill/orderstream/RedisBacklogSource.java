@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamMessageId;

@@ -9,10 +9,10 @@ import java.util.Set;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
-import dev.seckill.stock.SoldOutFlags;
-import dev.seckill.stock.StockCache;
-import dev.seckill.stock.SyncUnits;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.syncunit.SyncUnitSweeper;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;

@@ -8,7 +8,7 @@ import org.springframework.stereotype.Component;
 /**
  * Keeps the async path's Redis state in step with voucher creation and stock resets: every voucher with
  * stock has a stream its consumers read. (A reset's own Redis writes, the counter and a fresh sale's
- * buyers, are one script under its fence: see {@link dev.seckill.stock.StockCache#fence}.)
+ * buyers, are one script under its fence: see {@link dev.seckill.salestate.StockCache#fence}.)
  */
 @Component
 class VoucherStreamEvents {

@@ -8,7 +8,8 @@ import dev.seckill.order.OrderQueries;
 import dev.seckill.orderstream.OrderEnqueue;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
-import dev.seckill.stock.SoldOutFlags;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -59,7 +60,7 @@ class AsyncSale implements Sale {
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
         OrderEnqueue.Enqueue result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
-        if (result.outcome() == OrderEnqueue.Enqueued.NOT_CACHED) {
+        if (result.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the voucher's keys: rebuild stock and buyers from MySQL and the stream, once.
             reconciler.reconcileIfMissing(voucherId);
             result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
@@ -67,6 +68,11 @@ class AsyncSale implements Sale {
         return switch (result.outcome()) {
             case ACCEPTED -> {
                 meters.accepted(voucherId);
+                if (result.unconfirmed()) {
+                    // Taken by the master and on its way to MySQL like any other: an accepted order, only its
+                    // answer is a 503 (the replicas did not confirm it in time).
+                    throw Refusal.unconfirmed(orderId, voucherId);
+                }
                 yield PlacedOrder.created(orderId);
             }
             case SOLD_OUT -> {
@@ -77,12 +83,6 @@ class AsyncSale implements Sale {
                     "The voucher's stock is being reset; try again in a moment");
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, result.existingOrderId(), replayable);
             case NOT_CACHED -> throw new Refusal(Reason.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
-            case UNCONFIRMED -> {
-                // Taken by the master and on its way to MySQL like any other: an accepted order, only its
-                // answer is a 503 (the replicas did not confirm it in time).
-                meters.accepted(voucherId);
-                throw Refusal.unconfirmed(orderId, voucherId);
-            }
         };
     }
 

@@ -10,7 +10,9 @@ import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderWriter;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
-import dev.seckill.stock.StockCache;
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -63,23 +65,30 @@ class SyncSale implements Sale {
             return soldOut(shopperId, voucherId, replayable);
         }
         rateLimits.requireOrderPermit(shopperId);
+        try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
+            long orderId = ids.next();
+            Decision taken = takeCachedStock(voucherId, shopperId, orderId);
+            return switch (taken.outcome()) {
+                case ACCEPTED -> commit(shopperId, voucherId, orderId, replayable);
+                case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
+                case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
+                case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
+                        "The voucher's stock is being reset; try again in a moment");
+                case NOT_CACHED -> throw new Refusal(Reason.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
+            };
+        }
+    }
+
+    /** MySQL has the last word: its stock guard and its one-order-per-shopper key. */
+    private PlacedOrder commit(long shopperId, long voucherId, long orderId, boolean replayable) {
         try {
-            return PlacedOrder.created(order(shopperId, voucherId));
+            return PlacedOrder.created(order(shopperId, voucherId, orderId));
         } catch (Refusal refusal) {
-            if (refusal.reason() == Reason.SOLD_OUT) {
-                return soldOut(shopperId, voucherId, replayable);
-            }
-            if (refusal.reason() != Reason.ALREADY_ORDERED) {
-                throw refusal;
-            }
-            // Said by the buyer set or by MySQL; MySQL names the order (every sync order is there),
-            // one indexed read on this rare path. Nothing found (orders deleted under the buyer set)
-            // leaves the refusal without an id.
-            long existing = orders.orderIdInMySql(shopperId, voucherId).orElse(0);
-            if (replayable && existing > 0) {
-                return PlacedOrder.replayed(existing);
-            }
-            throw Refusal.alreadyOrdered(existing);
+            return switch (refusal.reason()) {
+                case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
+                case ALREADY_ORDERED -> alreadyBought(shopperId, voucherId, 0, replayable);
+                default -> throw refusal;
+            };
         }
     }
 
@@ -87,41 +96,45 @@ class SyncSale implements Sale {
         return PlacedOrder.soldOut(replayable, () -> orders.orderIdInMySql(shopperId, voucherId));
     }
 
-    private long order(long shopperId, long voucherId) {
-        try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
-            long orderId = ids.next();
-            takeCachedStock(voucherId, shopperId, orderId);
-            boolean committed = false;
-            try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-                writer.create(orderId, shopperId, voucherId);
-                committed = true;
-                meters.accepted(voucherId);
-            } finally {
-                if (!committed) {
-                    stock.giveBack(voucherId, orderId);
-                }
-            }
-            // Still under the shopper's lock: this shopper's next request already sees it.
-            stock.addBuyer(voucherId, shopperId, orderId);
-            return orderId;
+    /**
+     * The script names the order when its index does (every settled order is there); else MySQL does, one
+     * indexed read on this rare path. Nothing found (orders deleted under the buyer set) leaves the refusal
+     * without an id.
+     */
+    private PlacedOrder alreadyBought(long shopperId, long voucherId, long existingOrderId, boolean replayable) {
+        long existing = existingOrderId > 0 ? existingOrderId : orders.orderIdInMySql(shopperId, voucherId).orElse(0);
+        if (replayable && existing > 0) {
+            return PlacedOrder.replayed(existing);
         }
+        throw Refusal.alreadyOrdered(existing);
     }
 
-    private void takeCachedStock(long voucherId, long shopperId, long orderId) {
-        StockCache.TakeResult taken = stock.take(voucherId, shopperId, orderId, clock.millis());
-        if (taken == StockCache.TakeResult.NOT_CACHED) {
+    /** Under the shopper's lock, with a unit taken for {@code orderId}: the order's transaction. */
+    private long order(long shopperId, long voucherId, long orderId) {
+        boolean committed = false;
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            writer.create(orderId, shopperId, voucherId);
+            committed = true;
+            meters.accepted(voucherId);
+        } finally {
+            if (!committed) {
+                stock.giveBack(voucherId, orderId);
+            }
+        }
+        // Still under the shopper's lock: this shopper's next request already sees it.
+        stock.addBuyer(voucherId, shopperId, orderId);
+        return orderId;
+    }
+
+    private Decision takeCachedStock(long voucherId, long shopperId, long orderId) {
+        Decision taken = stock.take(voucherId, shopperId, orderId, clock.millis());
+        if (taken.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the counter (restart, eviction): rebuild it and the buyer set from MySQL,
             // the same way as the async path (once, under the voucher's lock), then try again.
             reconciler.reconcileIfMissing(voucherId);
             taken = stock.take(voucherId, shopperId, orderId, clock.millis());
         }
-        switch (taken) {
-            case TAKEN -> { }
-            case ALREADY_BOUGHT -> throw new Refusal(Reason.ALREADY_ORDERED);
-            case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
-                    "The voucher's stock is being reset; try again in a moment");
-            default -> throw new Refusal(Reason.SOLD_OUT);
-        }
+        return taken;
     }
 
     @Override

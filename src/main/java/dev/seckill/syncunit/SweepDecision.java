@@ -7,8 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.seckill.stock.SyncUnits.Unit;
-import dev.seckill.stock.SyncUnits.VoucherUnits;
+import dev.seckill.salestate.SyncUnits.Unit;
+import dev.seckill.salestate.SyncUnits.VoucherUnits;
 
 /**
  * What a sweep does with one voucher's unit records, from a snapshot of them, MySQL's answer and the time:

@@ -11,6 +11,6 @@
  * what happens to it: that is MySQL's answer, applied by scripts that do nothing when the record is gone.
  * <p>
  * Owns no table; reads {@code voucher_order}. The Redis keys and scripts are the stock module's
- * ({@link dev.seckill.stock.SyncUnits}).
+ * ({@link dev.seckill.salestate.SyncUnits}).
  */
 package dev.seckill.syncunit;

@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 import dev.seckill.refusal.Reason;
-import dev.seckill.stock.RedisDatabase;
+import dev.seckill.salestate.RedisDatabase;
 import dev.seckill.refusal.Refusal;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;

@@ -5,8 +5,8 @@ import java.util.List;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
-import dev.seckill.stock.ResetFence;
-import dev.seckill.stock.StockCache;
+import dev.seckill.salestate.ResetFence;
+import dev.seckill.salestate.StockCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;

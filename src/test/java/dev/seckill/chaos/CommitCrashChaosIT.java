@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.Nginx;

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.PacedBurst;

@@ -8,7 +8,8 @@ import java.util.Map;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.orderstream.OrderEnqueue;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.Tokens;
@@ -112,9 +113,9 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
         OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis());
 
-        assertThat(once.outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
-        assertThat(twice.outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
-        assertThat(another.outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
+        assertThat(once.outcome()).isEqualTo(Outcome.ACCEPTED);
+        assertThat(twice.outcome()).isEqualTo(Outcome.ACCEPTED);
+        assertThat(another.outcome()).isEqualTo(Outcome.ALREADY_BOUGHT);
         assertThat(another.existingOrderId()).isEqualTo(orderId);
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         assertThat(audit.path("orders").asLong()).isEqualTo(1);

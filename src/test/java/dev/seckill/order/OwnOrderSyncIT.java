@@ -3,7 +3,7 @@ package dev.seckill.order;
 import java.util.List;
 import java.util.Map;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.Tokens;
 import org.junit.jupiter.api.Test;

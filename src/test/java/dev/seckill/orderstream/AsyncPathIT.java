@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.seckill.lock.SeckillLocks;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.ShopperLockHolder;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;

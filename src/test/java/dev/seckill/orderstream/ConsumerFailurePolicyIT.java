@@ -7,7 +7,7 @@ import java.time.Duration;
 
 import javax.sql.DataSource;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.Tokens;
 import org.awaitility.Awaitility;

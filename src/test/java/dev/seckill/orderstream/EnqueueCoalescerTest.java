@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.PurchaseDecision;
 import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisTimeoutException;
 
@@ -20,13 +23,13 @@ class EnqueueCoalescerTest {
     /** The calls sent, each answered when the test says so. */
     static final class Calls implements EnqueueCoalescer.BatchCall {
 
-        record Sent(long voucherId, List<EnqueueCoalescer.Order> orders, CompletableFuture<List<OrderEnqueue.Enqueue>> answer) {
+        record Sent(long voucherId, List<PurchaseDecision.Order> orders, CompletableFuture<List<OrderEnqueue.Enqueue>> answer) {
         }
 
         final List<Sent> sent = new ArrayList<>();
 
         @Override
-        public CompletionStage<List<OrderEnqueue.Enqueue>> enqueue(long voucherId, List<EnqueueCoalescer.Order> orders) {
+        public CompletionStage<List<OrderEnqueue.Enqueue>> enqueue(long voucherId, List<PurchaseDecision.Order> orders) {
             Sent call = new Sent(voucherId, List.copyOf(orders), new CompletableFuture<>());
             sent.add(call);
             return call.answer();
@@ -35,15 +38,15 @@ class EnqueueCoalescerTest {
         /** Answers the call: shopper n's order is accepted when n is even, sold out when odd. */
         void answer(int call) {
             List<OrderEnqueue.Enqueue> outcomes = new ArrayList<>();
-            for (EnqueueCoalescer.Order order : sent.get(call).orders()) {
-                outcomes.add(new OrderEnqueue.Enqueue(order.shopperId() % 2 == 0 ? OrderEnqueue.Enqueued.ACCEPTED
-                        : OrderEnqueue.Enqueued.SOLD_OUT, 0));
+            for (PurchaseDecision.Order order : sent.get(call).orders()) {
+                outcomes.add(new OrderEnqueue.Enqueue(Decision.of(order.shopperId() % 2 == 0 ? Outcome.ACCEPTED
+                        : Outcome.SOLD_OUT), false));
             }
             sent.get(call).answer().complete(outcomes);
         }
 
         List<Long> shoppersOf(int call) {
-            return sent.get(call).orders().stream().map(EnqueueCoalescer.Order::shopperId).toList();
+            return sent.get(call).orders().stream().map(PurchaseDecision.Order::shopperId).toList();
         }
     }
 
@@ -58,7 +61,7 @@ class EnqueueCoalescerTest {
         assertThat(calls.shoppersOf(0)).containsExactly(2L);
         assertThat(answer).isNotDone();
         calls.answer(0);
-        assertThat(answer.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(answer.join().outcome()).isEqualTo(Outcome.ACCEPTED);
     }
 
     @Test
@@ -74,9 +77,9 @@ class EnqueueCoalescerTest {
         assertThat(second).isNotDone();
 
         calls.answer(1);
-        assertThat(first.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
-        assertThat(second.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.SOLD_OUT);
-        assertThat(third.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(first.join().outcome()).isEqualTo(Outcome.ACCEPTED);
+        assertThat(second.join().outcome()).isEqualTo(Outcome.SOLD_OUT);
+        assertThat(third.join().outcome()).isEqualTo(Outcome.ACCEPTED);
         assertThat(coalescer.calls()).isEqualTo(2);
         assertThat(coalescer.orders()).isEqualTo(3);
     }
@@ -96,7 +99,7 @@ class EnqueueCoalescerTest {
         calls.answer(2);
         assertThat(calls.sent).hasSize(3);
         assertThat(waiting).allMatch(CompletableFuture::isDone);
-        assertThat(waiting.get(4).join().outcome()).isEqualTo(OrderEnqueue.Enqueued.SOLD_OUT);
+        assertThat(waiting.get(4).join().outcome()).isEqualTo(Outcome.SOLD_OUT);
     }
 
     @Test
@@ -114,7 +117,7 @@ class EnqueueCoalescerTest {
         CompletableFuture<OrderEnqueue.Enqueue> later = order(7, 6);
         assertThat(calls.sent).as("the lane is idle again: the next order goes at once").hasSize(3);
         calls.answer(2);
-        assertThat(later.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(later.join().outcome()).isEqualTo(Outcome.ACCEPTED);
     }
 
     @Test
@@ -124,8 +127,8 @@ class EnqueueCoalescerTest {
             throw refused;
         }, 3);
 
-        assertThatThrownBy(throwing.enqueue(7, new EnqueueCoalescer.Order(1, 1, 0))::join).hasCause(refused);
-        assertThatThrownBy(throwing.enqueue(7, new EnqueueCoalescer.Order(2, 2, 0))::join)
+        assertThatThrownBy(throwing.enqueue(7, new PurchaseDecision.Order(1, 1, 0))::join).hasCause(refused);
+        assertThatThrownBy(throwing.enqueue(7, new PurchaseDecision.Order(2, 2, 0))::join)
                 .as("not stuck behind a call that never went").hasCause(refused);
     }
 
@@ -135,7 +138,7 @@ class EnqueueCoalescerTest {
         CompletableFuture<OrderEnqueue.Enqueue> second = order(7, 2);
         CompletableFuture<OrderEnqueue.Enqueue> third = order(7, 4);
         calls.answer(0);
-        calls.sent.get(1).answer().complete(List.of(new OrderEnqueue.Enqueue(OrderEnqueue.Enqueued.ACCEPTED, 0)));
+        calls.sent.get(1).answer().complete(List.of(new OrderEnqueue.Enqueue(Decision.of(Outcome.ACCEPTED), false)));
 
         assertThatThrownBy(second::join).hasCauseInstanceOf(IllegalStateException.class);
         assertThatThrownBy(third::join).hasCauseInstanceOf(IllegalStateException.class);
@@ -149,10 +152,10 @@ class EnqueueCoalescerTest {
         assertThat(calls.sent).hasSize(2);
         assertThat(calls.sent.get(1).voucherId()).isEqualTo(8);
         calls.answer(1);
-        assertThat(other.join().outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(other.join().outcome()).isEqualTo(Outcome.ACCEPTED);
     }
 
     private CompletableFuture<OrderEnqueue.Enqueue> order(long voucherId, long shopperId) {
-        return coalescer.enqueue(voucherId, new EnqueueCoalescer.Order(shopperId, 1000 + shopperId, 0));
+        return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, 1000 + shopperId, 0));
     }
 }

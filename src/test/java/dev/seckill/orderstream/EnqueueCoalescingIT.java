@@ -14,7 +14,9 @@ import java.util.stream.Collectors;
 
 import dev.seckill.SeckillSettings;
 import dev.seckill.metrics.SaleMeters;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.RedisServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -48,7 +50,7 @@ class EnqueueCoalescingIT {
         config.useSingleServer().setAddress("redis://127.0.0.1:" + redis.port()).setTimeout(1000).setRetryAttempts(1)
                 .setRetryDelay(attempt -> Duration.ofMillis(200));
         redisson = Redisson.create(config);
-        stream = new OrderEnqueue(redisson, new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
+        stream = new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
                 new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 
@@ -73,10 +75,10 @@ class EnqueueCoalescingIT {
 
         List<OrderEnqueue.Enqueue> answers = concurrently(shoppers, i -> () -> stream.enqueue(voucherId, 1 + i, 10_000 + i, 0));
 
-        Map<OrderEnqueue.Enqueued, Long> outcomes = answers.stream()
+        Map<Outcome, Long> outcomes = answers.stream()
                 .collect(Collectors.groupingBy(OrderEnqueue.Enqueue::outcome, Collectors.counting()));
-        assertThat(outcomes).isEqualTo(Map.of(OrderEnqueue.Enqueued.ACCEPTED, (long) stock,
-                OrderEnqueue.Enqueued.SOLD_OUT, (long) (shoppers - stock)));
+        assertThat(outcomes).isEqualTo(Map.of(Outcome.ACCEPTED, (long) stock,
+                Outcome.SOLD_OUT, (long) (shoppers - stock)));
         assertThat(redis.cli("get", VoucherKeys.stock(voucherId))).isEqualTo("0");
         assertThat(redis.cli("xlen", VoucherKeys.orders(voucherId))).isEqualTo(Integer.toString(stock));
         assertThat(redis.cli("scard", VoucherKeys.buyers(voucherId))).isEqualTo(Integer.toString(stock));
@@ -98,12 +100,12 @@ class EnqueueCoalescingIT {
         List<OrderEnqueue.Enqueue> answers = concurrently(80, i -> () -> stream.enqueue(voucherId, shopper, 20_000 + i, 0));
 
         List<OrderEnqueue.Enqueue> accepted = answers.stream()
-                .filter(answer -> answer.outcome() == OrderEnqueue.Enqueued.ACCEPTED).toList();
+                .filter(answer -> answer.outcome() == Outcome.ACCEPTED).toList();
         assertThat(accepted).hasSize(1);
         String theOrder = redis.cli("hget", VoucherKeys.shopperOrders(voucherId), Long.toString(shopper));
-        assertThat(answers).filteredOn(answer -> answer.outcome() != OrderEnqueue.Enqueued.ACCEPTED).hasSize(79)
+        assertThat(answers).filteredOn(answer -> answer.outcome() != Outcome.ACCEPTED).hasSize(79)
                 .allSatisfy(answer -> {
-                    assertThat(answer.outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
+                    assertThat(answer.outcome()).isEqualTo(Outcome.ALREADY_BOUGHT);
                     assertThat(Long.toString(answer.existingOrderId())).isEqualTo(theOrder);
                 });
         assertThat(redis.cli("get", VoucherKeys.stock(voucherId))).isEqualTo("9");
@@ -118,7 +120,7 @@ class EnqueueCoalescingIT {
 
         List<OrderEnqueue.Enqueue> answers = concurrently(200, i -> () -> stream.enqueue(voucherId, 1 + i, 30_000 + i, 0));
 
-        assertThat(answers).extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(answers).extracting(OrderEnqueue.Enqueue::outcome).containsOnly(Outcome.ACCEPTED);
         assertThat(redis.cli("xlen", VoucherKeys.orders(voucherId))).isEqualTo("200");
     }
 
@@ -128,12 +130,12 @@ class EnqueueCoalescingIT {
         redis.cli("set", VoucherKeys.stock(fenced), "10");
         redis.cli("set", VoucherKeys.resetFence(fenced), "1");
         assertThat(concurrently(40, i -> () -> stream.enqueue(fenced, 1 + i, 40_000 + i, 0)))
-                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.RESETTING);
+                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(Outcome.RESETTING);
         assertThat(redis.cli("get", VoucherKeys.stock(fenced))).isEqualTo("10");
 
         long uncached = 105;
         assertThat(concurrently(40, i -> () -> stream.enqueue(uncached, 1 + i, 50_000 + i, 0)))
-                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(OrderEnqueue.Enqueued.NOT_CACHED);
+                .extracting(OrderEnqueue.Enqueue::outcome).containsOnly(Outcome.NOT_CACHED);
         assertThat(redis.cli("exists", VoucherKeys.orders(uncached))).isEqualTo("0");
     }
 
@@ -160,7 +162,7 @@ class EnqueueCoalescingIT {
             redis.resume();
         }
         // and the lane is not stuck afterwards
-        assertThat(stream.enqueue(voucherId, 999, 69_999, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+        assertThat(stream.enqueue(voucherId, 999, 69_999, 0).outcome()).isEqualTo(Outcome.ACCEPTED);
     }
 
     private static List<OrderEnqueue.Enqueue> concurrently(int orders, Function<Integer, Callable<OrderEnqueue.Enqueue>> order)

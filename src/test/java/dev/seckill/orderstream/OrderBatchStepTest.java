@@ -12,7 +12,7 @@ import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.orderstream.OrderLookup.Found;
-import dev.seckill.stock.SoldOutFlags;
+import dev.seckill.salestate.SoldOutFlags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,10 @@ import java.util.concurrent.TimeUnit;
 
 import dev.seckill.SeckillSettings;
 import dev.seckill.metrics.SaleMeters;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.Instances;
 import dev.seckill.support.RedisServer;
@@ -42,6 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class ReplicaWaitIT {
+
+    private static final OrderEnqueue.Enqueue CONFIRMED = new OrderEnqueue.Enqueue(Decision.of(Outcome.ACCEPTED), false);
+
 
     static final Duration WAIT = Duration.ofSeconds(2);
     static final String DB_URL = TestServers.properties().get("spring.datasource.url")
@@ -88,31 +94,32 @@ class ReplicaWaitIT {
                 OrderEnqueue waiting = stream(redisson, 1);
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+                assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(Outcome.ACCEPTED);
                 assertThat(calls(ownMaster, "evalsha")).as("EVALSHA by default").isEqualTo(1);
                 assertThat(calls(ownMaster, "wait")).as("WAIT by default").isZero();
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(waiting.enqueue(voucherId, 2, 1002, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+                assertThat(waiting.enqueue(voucherId, 2, 1002, 0)).isEqualTo(CONFIRMED);
                 assertThat(calls(ownMaster, "evalsha")).as("EVALSHA with the opt-in").isEqualTo(1);
                 assertThat(calls(ownMaster, "wait")).as("WAIT with the opt-in").isEqualTo(1);
                 assertThat(ownReplica.cli("sismember", VoucherKeys.buyers(voucherId), "2")).as("on the replica").isEqualTo("1");
 
                 // a Redis that forgot the script: loaded again, within the batch path too
                 ownMaster.cli("script", "flush");
-                assertThat(waiting.enqueue(voucherId, 3, 1003, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ACCEPTED);
+                assertThat(waiting.enqueue(voucherId, 3, 1003, 0)).isEqualTo(CONFIRMED);
 
                 ownReplica.pause();
                 try {
                     long started = System.nanoTime();
-                    assertThat(waiting.enqueue(voucherId, 4, 1004, 0).outcome()).as("accepted, replica paused")
-                            .isEqualTo(OrderEnqueue.Enqueued.UNCONFIRMED);
+                    OrderEnqueue.Enqueue unconfirmed = waiting.enqueue(voucherId, 4, 1004, 0);
+                    assertThat(unconfirmed.outcome()).as("accepted, replica paused").isEqualTo(Outcome.ACCEPTED);
+                    assertThat(unconfirmed.unconfirmed()).as("not confirmed by the paused replica").isTrue();
                     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("waited for the replica")
                             .isGreaterThanOrEqualTo(Duration.ofMillis(900));
                     assertThat(ownMaster.cli("sismember", VoucherKeys.buyers(voucherId), "4")).as("in the master").isEqualTo("1");
                     assertThat(ownMaster.cli("hget", VoucherKeys.pending(voucherId), "1004")).as("pending").isEqualTo("4");
                     // refusals say what the script said, confirmed or not
-                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0).outcome()).isEqualTo(OrderEnqueue.Enqueued.ALREADY_BOUGHT);
+                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0).outcome()).isEqualTo(Outcome.ALREADY_BOUGHT);
                 } finally {
                     ownReplica.resume();
                 }
@@ -192,7 +199,7 @@ class ReplicaWaitIT {
     }
 
     private static OrderEnqueue stream(RedissonClient redisson, int waitReplicas) {
-        return new OrderEnqueue(redisson, new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
+        return new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
                 new EnqueueSettings(100), new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
     }
 

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.Tokens;

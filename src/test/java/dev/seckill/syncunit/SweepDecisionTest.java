@@ -7,8 +7,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 
-import dev.seckill.stock.SyncUnits.Unit;
-import dev.seckill.stock.SyncUnits.VoucherUnits;
+import dev.seckill.salestate.SyncUnits.Unit;
+import dev.seckill.salestate.SyncUnits.VoucherUnits;
 import dev.seckill.syncunit.SweepDecision.Action;
 import dev.seckill.syncunit.SweepDecision.Kind;
 import org.junit.jupiter.api.Test;

@@ -11,9 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.seckill.stock.StockCache;
-import dev.seckill.stock.SyncUnits;
-import dev.seckill.stock.SyncUnits.Unit;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.salestate.SyncUnits.Unit;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.IntegrationTest;

@@ -6,11 +6,11 @@ import java.util.List;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.order.OrderWriter;
-import dev.seckill.stock.StockCache;
-import dev.seckill.stock.StockCache.TakeResult;
-import dev.seckill.stock.SyncUnits;
-import dev.seckill.stock.SyncUnits.Unit;
-import dev.seckill.stock.VoucherKeys;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits.Unit;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.Tokens;
 import org.junit.jupiter.api.Test;
@@ -68,7 +68,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long shopper = Tokens.shopperId(token);
         long orderId = ids.next();
         long takenAt = clock.millis();
-        assertThat(stock.take(voucherId, shopper, orderId, takenAt)).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, takenAt).outcome()).isEqualTo(Outcome.ACCEPTED);
         // ... and the request dies here.
         assertThat(redisStock(voucherId)).isEqualTo(4);
         JsonNode held = api.audit(voucherId);
@@ -95,7 +95,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
         String token = api.mintShoppers(1).get(0);
         long shopper = Tokens.shopperId(token);
         long orderId = ids.next();
-        assertThat(stock.take(voucherId, shopper, orderId, clock.millis())).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, clock.millis()).outcome()).isEqualTo(Outcome.ACCEPTED);
         writer.create(orderId, shopper, voucherId);
         // ... and the request dies before adding its shopper to the buyers.
         // Not settled yet, and counted once: MySQL's stock has it, so Redis's unit in flight is not counted again.
@@ -123,7 +123,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         long shopper = Tokens.shopperId(api.mintShoppers(1).get(0));
         long orderId = ids.next();
-        assertThat(stock.take(voucherId, shopper, orderId, clock.millis())).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, clock.millis()).outcome()).isEqualTo(Outcome.ACCEPTED);
         awaitReturned(voucherId, orderId);
         assertThat(redisStock(voucherId)).isEqualTo(5);
 
@@ -142,7 +142,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         long shopper = Tokens.shopperId(api.mintShoppers(1).get(0));
         long orderId = ids.next();
-        assertThat(stock.take(voucherId, shopper, orderId, clock.millis())).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, clock.millis()).outcome()).isEqualTo(Outcome.ACCEPTED);
         awaitReturned(voucherId, orderId);
 
         writer.create(orderId, shopper, voucherId);
@@ -160,9 +160,9 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long shopper = Tokens.shopperId(api.mintShoppers(1).get(0));
         long orderId = ids.next();
         long takenAt = clock.millis() + LATER;
-        assertThat(stock.take(voucherId, shopper, orderId, takenAt)).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, takenAt).outcome()).isEqualTo(Outcome.ACCEPTED);
         // The first run took the last unit; the second must not answer sold-out.
-        assertThat(stock.take(voucherId, shopper, orderId, takenAt)).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, takenAt).outcome()).isEqualTo(Outcome.ACCEPTED);
         assertThat(redisStock(voucherId)).isZero();
 
         stock.giveBack(voucherId, orderId);
@@ -179,8 +179,8 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long committed = Tokens.shopperId(tokens.get(1));
         long inFlightOrder = ids.next();
         long committedOrder = ids.next();
-        assertThat(stock.take(voucherId, inFlight, inFlightOrder, clock.millis() + LATER)).isEqualTo(TakeResult.TAKEN);
-        assertThat(stock.take(voucherId, committed, committedOrder, clock.millis() + LATER)).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, inFlight, inFlightOrder, clock.millis() + LATER).outcome()).isEqualTo(Outcome.ACCEPTED);
+        assertThat(stock.take(voucherId, committed, committedOrder, clock.millis() + LATER).outcome()).isEqualTo(Outcome.ACCEPTED);
         writer.create(committedOrder, committed, voucherId); // its request not settled yet
 
         api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":20}").expectStatus(200);
@@ -203,7 +203,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
         long voucherId = api.createVoucher(10);
         long shopper = Tokens.shopperId(api.mintShoppers(1).get(0));
         long orderId = ids.next();
-        assertThat(stock.take(voucherId, shopper, orderId, clock.millis() + LATER)).isEqualTo(TakeResult.TAKEN);
+        assertThat(stock.take(voucherId, shopper, orderId, clock.millis() + LATER).outcome()).isEqualTo(Outcome.ACCEPTED);
 
         api.asAdmin("POST", "/admin/vouchers/" + voucherId + "/reconcile", null).expectStatus(200);
         assertThat(redisStock(voucherId)).isEqualTo(9);

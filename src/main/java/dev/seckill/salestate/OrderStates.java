@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.util.ArrayList;
 import java.util.HashSet;

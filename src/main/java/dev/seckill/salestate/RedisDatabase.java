@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

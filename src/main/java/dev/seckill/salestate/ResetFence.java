@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 /**
  * A voucher fenced for a stock reset ({@link StockCache#fence}): no order gets in until {@link #write}

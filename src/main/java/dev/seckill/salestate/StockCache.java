@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.util.List;
 import java.util.OptionalLong;
@@ -28,7 +28,7 @@ public class StockCache {
 
     private final RedissonClient redisson;
     private final StockSettings settings;
-    private final LuaScript take;
+    private final PurchaseDecision purchases;
     private final LuaScript giveBack;
     private final LuaScript rebase;
     private final LuaScript fence;
@@ -37,12 +37,13 @@ public class StockCache {
     private final SyncUnits units;
     private final ApplicationEventPublisher events;
 
-    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units, ApplicationEventPublisher events) {
+    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units, PurchaseDecision purchases,
+            ApplicationEventPublisher events) {
         this.redisson = redisson;
+        this.purchases = purchases;
         this.settings = settings;
         this.units = units;
         this.events = events;
-        this.take = new LuaScript(redisson, "stock-take.lua");
         this.giveBack = new LuaScript(redisson, "stock-return.lua");
         this.rebase = new LuaScript(redisson, "stock-rebase.lua");
         this.fence = new LuaScript(redisson, "stock-fence.lua");
@@ -81,21 +82,14 @@ public class StockCache {
     }
 
     /**
-     * Takes a unit for the request that will commit as {@code orderId}, recorded with {@code takenAtMillis}
-     * (the request's clock). Sent twice (a lost reply), it takes one unit.
+     * The sync path's purchase decision ({@link PurchaseDecision}, the same as the async path's): takes a unit
+     * for the request that will commit as {@code orderId}, held under it with {@code takenAtMillis} (the
+     * request's clock). Sent twice (a lost reply), it takes one unit.
      */
-    public TakeResult take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
+    public PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
         units.registerOnce(voucherId);
-        long result = take.evalLong(List.of(key(voucherId), VoucherKeys.buyers(voucherId),
-                VoucherKeys.syncUnits(voucherId), VoucherKeys.resetFence(voucherId)), shopperId, orderId, takenAtMillis);
-        return switch ((int) result) {
-            case 1 -> TakeResult.TAKEN;
-            case 0 -> TakeResult.SOLD_OUT;
-            case 2 -> TakeResult.ALREADY_BOUGHT;
-            case 3 -> TakeResult.RESETTING;
-            case -1 -> TakeResult.NOT_CACHED;
-            default -> throw new IllegalStateException("stock-take.lua answered " + result);
-        };
+        return purchases.decide(voucherId, PurchaseDecision.Keeping.HOLD,
+                new PurchaseDecision.Order(shopperId, orderId, takenAtMillis));
     }
 
     /**
@@ -156,6 +150,4 @@ public class StockCache {
     void liftFence(long voucherId, String token) {
         unfence.evalLong(List.of(VoucherKeys.resetFence(voucherId)), token);
     }
-
-    public enum TakeResult { TAKEN, SOLD_OUT, ALREADY_BOUGHT, NOT_CACHED, RESETTING }
 }

@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;

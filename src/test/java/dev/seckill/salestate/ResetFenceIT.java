@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,8 +71,8 @@ class ResetFenceIT extends IntegrationTest {
             for (String token : tokens) {
                 api.seckill(voucherId, token).expectProblem(503, "voucher-busy");
             }
-            assertThat(stock.take(voucherId, Tokens.shopperId(tokens.get(0)), 1L, System.currentTimeMillis()))
-                    .as("the sync path's script honours the fence too").isEqualTo(StockCache.TakeResult.RESETTING);
+            assertThat(stock.take(voucherId, Tokens.shopperId(tokens.get(0)), 1L, System.currentTimeMillis()).outcome())
+                    .as("the sync path's decision honours the fence too").isEqualTo(PurchaseDecision.Outcome.RESETTING);
             assertThat(stock.read(voucherId)).as("nothing taken").hasValue(10);
             assertThat(api.audit(voucherId).path("pendingOrders").asLong()).isZero();
             assertThat(fence(voucherId).remainTimeToLive()).as("the fence expires if its instance dies")

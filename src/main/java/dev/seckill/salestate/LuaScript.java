@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +41,11 @@ public final class LuaScript {
 
     public long evalLong(List<Object> keys, Object... args) {
         return this.<Long>eval(RScript.ReturnType.LONG, keys, args);
+    }
+
+    /** For a script that answers a Lua table of integers and strings, blocking. */
+    public List<Object> evalList(List<Object> keys, Object... args) {
+        return this.<List<Object>>eval(RScript.ReturnType.LIST, keys, args);
     }
 
     /** For a script that answers a Lua table of strings. */

@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 import java.util.List;
 
@@ -82,12 +82,6 @@ public final class VoucherKeys {
      */
     public static String resetFence(long voucherId) {
         return key(voucherId, "reset");
-    }
-
-    /** The keys of the enqueue script, in its KEYS order. */
-    public static List<Object> forEnqueue(long voucherId) {
-        return List.of(stock(voucherId), buyers(voucherId), orders(voucherId), pending(voucherId),
-                shopperOrders(voucherId), resetFence(voucherId));
     }
 
     /** The keys of the shopper's-order lookup script, in its KEYS order. */

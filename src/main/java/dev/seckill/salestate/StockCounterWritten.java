@@ -1,4 +1,4 @@
-package dev.seckill.stock;
+package dev.seckill.salestate;
 
 /**
  * A voucher's counter was written anew (a new voucher, a stock reset): the stock may be back, so every

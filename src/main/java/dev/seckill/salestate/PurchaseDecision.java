@@ -1,0 +1,143 @@
+package dev.seckill.salestate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.redisson.api.RedissonClient;
+import org.springframework.stereotype.Component;
+
+/**
+ * The one purchase decision of both order paths (purchase.lua): one order of checks, one set of answers,
+ * so that the same situation gets the same answer in either mode. Only what is kept of an accepted order
+ * differs ({@link Keeping}).
+ */
+@Component
+public class PurchaseDecision {
+
+    private final LuaScript purchase;
+
+    public PurchaseDecision(RedissonClient redisson) {
+        this.purchase = new LuaScript(redisson, "purchase.lua");
+    }
+
+    /** What an accepted order leaves in Redis. */
+    public enum Keeping {
+        /** Async: the shopper becomes a buyer at once and the order is queued on the voucher's stream for MySQL. */
+        QUEUE("queue"),
+        /**
+         * Sync: the unit is held under the order's id until the request commits ({@link SyncUnits#settle}) or
+         * gives it back ({@link StockCache#giveBack}); a request that dies leaves it to the sweeper.
+         */
+        HOLD("hold");
+
+        private final String argument;
+
+        Keeping(String argument) {
+            this.argument = argument;
+        }
+    }
+
+    public enum Outcome {
+        /** A unit was taken for this order (or had been, by the same order: a resent call). */
+        ACCEPTED,
+        SOLD_OUT,
+        ALREADY_BOUGHT,
+        /** Redis has no stock counter for the voucher (it lost its data): rebuild it, then ask again. */
+        NOT_CACHED,
+        /** A stock reset holds the voucher's fence: nothing was taken, try again in a moment. */
+        RESETTING;
+
+        /** purchase.lua's numeric answers, named one by one: never by their position in this enum. */
+        static Outcome ofCode(long code) {
+            return switch ((int) code) {
+                case 0 -> ACCEPTED;
+                case 1 -> SOLD_OUT;
+                case 2 -> ALREADY_BOUGHT;
+                case 3 -> NOT_CACHED;
+                case 4 -> RESETTING;
+                default -> throw new IllegalStateException("purchase.lua answered " + code);
+            };
+        }
+    }
+
+    /** One order as the script takes it; {@code atMillis} is the caller's clock. */
+    public record Order(long shopperId, long orderId, long atMillis) {
+    }
+
+    /**
+     * What was decided for one order. For {@code ALREADY_BOUGHT}, {@code existingOrderId} is the shopper's
+     * order when Redis knows it, else 0 (look in MySQL).
+     */
+    public record Decision(Outcome outcome, long existingOrderId) {
+
+        public static Decision of(Outcome outcome) {
+            return new Decision(outcome, 0);
+        }
+
+        static Decision ofAnswer(Object answer) {
+            if (answer instanceof Number code) {
+                return of(Outcome.ofCode(code.longValue()));
+            }
+            // The only string answer is the id of the shopper's existing order.
+            return new Decision(Outcome.ALREADY_BOUGHT, Long.parseLong(answer.toString()));
+        }
+    }
+
+    /** What was decided, and how many replicas confirmed having the script's writes. */
+    public record Replicated(List<Decision> decisions, int replicas) {
+    }
+
+    /** Decides one order, blocking (the sync path, under the shopper's lock). */
+    public Decision decide(long voucherId, Keeping keeping, Order order) {
+        return Decision.ofAnswer(purchase.evalList(keys(voucherId, keeping), arguments(keeping, List.of(order))).get(0));
+    }
+
+    /** Decides the orders in their order, in one call; completes on Redisson's thread. */
+    public CompletableFuture<List<Decision>> decideAsync(long voucherId, Keeping keeping, List<Order> orders) {
+        return purchase.evalListAsync(keys(voucherId, keeping), arguments(keeping, orders))
+                .thenApply(PurchaseDecision::decisions);
+    }
+
+    /**
+     * {@link #decideAsync}, with a {@code WAIT replicas timeout} in the same pipelined batch: completes once
+     * that many replicas have the writes, or after {@code timeout} with fewer.
+     */
+    public CompletableFuture<Replicated> decideReplicatedAsync(long voucherId, Keeping keeping, List<Order> orders,
+            int replicas, Duration timeout) {
+        return purchase.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping), arguments(keeping, orders))
+                .thenApply(answer -> new Replicated(decisions(answer.value()), answer.replicas()));
+    }
+
+    private static List<Object> keys(long voucherId, Keeping keeping) {
+        return List.of(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.shopperOrders(voucherId),
+                VoucherKeys.resetFence(voucherId),
+                inFlight(voucherId, keeping), VoucherKeys.orders(voucherId));
+    }
+
+    /** Where an accepted order is recorded until it is settled: pending (queued) or a sync unit (held). */
+    static String inFlight(long voucherId, Keeping keeping) {
+        return keeping == Keeping.QUEUE ? VoucherKeys.pending(voucherId) : VoucherKeys.syncUnits(voucherId);
+    }
+
+    private static Object[] arguments(Keeping keeping, List<Order> orders) {
+        Object[] args = new Object[1 + 3 * orders.size()];
+        args[0] = keeping.argument;
+        for (int i = 0; i < orders.size(); i++) {
+            Order order = orders.get(i);
+            args[1 + 3 * i] = order.shopperId();
+            args[2 + 3 * i] = order.orderId();
+            args[3 + 3 * i] = order.atMillis();
+        }
+        return args;
+    }
+
+    private static List<Decision> decisions(List<Object> answers) {
+        List<Decision> decisions = new ArrayList<>(answers.size());
+        for (Object answer : answers) {
+            decisions.add(Decision.ofAnswer(answer));
+        }
+        return decisions;
+    }
+}

@@ -1,0 +1,58 @@
+-- The purchase decision of both order paths, atomically, for one or more orders of one voucher (the
+-- async path's concurrent purchases share one call, see EnqueueCoalescer; the sync path sends one).
+-- One order of checks and one set of answers, so that the same situation gets the same answer in
+-- either mode; only what is kept of an accepted order differs (ARGV[1]).
+-- Orders are decided in ARGV order, exactly as if each had been a call of its own, one after the other.
+-- KEYS[1] stock counter   KEYS[2] buyer set   KEYS[3] shopper -> latest order   KEYS[4] reset fence
+-- KEYS[5] orders in flight: the pending hash (queue) or the sync units in flight (hold)
+-- KEYS[6] orders stream (written only by queue)       (all hash-tagged {voucherId}, for Redis Cluster)
+-- ARGV[1] 'queue' (async): the shopper becomes a buyer now and the order is queued for MySQL;
+--         'hold' (sync): the unit is held under the order id until the request commits
+--         (sync-unit-settle.lua makes the shopper a buyer) or gives it back (stock-return.lua)
+-- ARGV[2..] one triple per order: shopper id, order id, at (epoch millis, the caller's clock: a script's
+--         time would differ on a replica that replays it)
+-- Returns one answer per order, in ARGV order: 0 accepted, 1 sold out, 2 already bought (order unknown),
+-- 3 stock not cached, 4 a stock reset is under way, or, when the shopper already bought, the id of that
+-- order as a string (a Lua number would round a 64-bit id).
+local queue = ARGV[1] == 'queue'
+local orders = (#ARGV - 1) / 3
+local answers = {}
+-- A reset fences the voucher (stock-fence.lua) before it reads MySQL and lifts the fence when it has
+-- written the new counter (stock-reset.lua): no order may take a unit in between, or the counter write
+-- would erase it.
+local fenced = redis.call('EXISTS', KEYS[4]) == 1
+local stock = redis.call('GET', KEYS[1])
+stock = stock and tonumber(stock)
+for i = 1, orders do
+  local shopper, order, at = ARGV[3 * i - 1], ARGV[3 * i], ARGV[3 * i + 1]
+  if redis.call('HEXISTS', KEYS[5], order) == 1 or redis.call('HGET', KEYS[3], shopper) == order then
+    -- This very order, decided before: Redisson sent the script again after the connection died under
+    -- the first run, which had accepted it (the answer the shopper never got), before any fence that
+    -- stands now: a reset counts the orders in flight and refuses while any is pending.
+    answers[i] = 0
+  elseif fenced then
+    answers[i] = 4
+  elseif not stock then
+    answers[i] = 3
+  elseif stock <= 0 then
+    -- Sold out before already bought, as both paths answer from memory once a voucher is sold out.
+    -- A buyer takes nothing either way; a retry with an Idempotency-Key still gets its order back (the
+    -- service looks it up).
+    answers[i] = 1
+  elseif redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
+    answers[i] = redis.call('HGET', KEYS[3], shopper) or 2
+  else
+    redis.call('DECR', KEYS[1])
+    stock = stock - 1
+    if queue then
+      redis.call('SADD', KEYS[2], shopper)
+      redis.call('HSET', KEYS[5], order, shopper)
+      redis.call('HSET', KEYS[3], shopper, order)
+      redis.call('XADD', KEYS[6], '*', 'order', order, 'shopper', shopper, 'at', at)
+    else
+      redis.call('HSET', KEYS[5], order, at .. ':' .. shopper)
+    end
+    answers[i] = 0
+  end
+end
+return answers

@@ -1,0 +1,174 @@
+package dev.seckill.salestate;
+
+import java.util.List;
+import java.util.Set;
+
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Keeping;
+import dev.seckill.salestate.PurchaseDecision.Order;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.support.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * purchase.lua on a Redis of its own, once per way of keeping an order: the same situation gets the same
+ * answer whether the order is queued (async) or held (sync). Each test builds the situation in Redis, as the
+ * rest of the product leaves it, and asks.
+ */
+class PurchaseDecisionIT {
+
+    private static RedisServer redis;
+    private static RedissonClient redisson;
+    private static PurchaseDecision purchases;
+    private static long nextVoucher = 1;
+
+    @BeforeAll
+    static void ownRedis() throws Exception {
+        redis = RedisServer.start(null);
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + redis.port());
+        redisson = Redisson.create(config);
+        purchases = new PurchaseDecision(redisson);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        redisson.shutdown();
+        redis.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void takesOneUnitPerShopperUntilSoldOut(Keeping keeping) {
+        long voucher = voucherWithStock(2);
+
+        assertThat(decide(voucher, keeping, 1, 101)).isEqualTo(Decision.of(Outcome.ACCEPTED));
+        assertThat(decide(voucher, keeping, 2, 102)).isEqualTo(Decision.of(Outcome.ACCEPTED));
+        assertThat(decide(voucher, keeping, 3, 103)).isEqualTo(Decision.of(Outcome.SOLD_OUT));
+        assertThat(stock(voucher)).isEqualTo("0");
+        assertThat(inFlight(voucher, keeping)).containsExactlyInAnyOrder("101", "102");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aResentOrderIsAcceptedAgainWithoutASecondUnit(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+
+        decide(voucher, keeping, 1, 101);
+        assertThat(decide(voucher, keeping, 1, 101)).isEqualTo(Decision.of(Outcome.ACCEPTED));
+        assertThat(stock(voucher)).isEqualTo("4");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aBuyerHearsWhichOrderIsTheirs(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+        settle(voucher, keeping, 1, 101);
+
+        assertThat(decide(voucher, keeping, 1, 201)).isEqualTo(new Decision(Outcome.ALREADY_BOUGHT, 101));
+        assertThat(stock(voucher)).isEqualTo("4");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aBuyerTheIndexDoesNotNameIsStillRefused(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+        redisson.getSet(VoucherKeys.buyers(voucher), StringCodec.INSTANCE).add("1");
+
+        assertThat(decide(voucher, keeping, 1, 201)).isEqualTo(Decision.of(Outcome.ALREADY_BOUGHT));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void soldOutIsAnsweredBeforeAlreadyBought(Keeping keeping) {
+        long voucher = voucherWithStock(1);
+        settle(voucher, keeping, 1, 101);
+
+        assertThat(decide(voucher, keeping, 1, 201)).isEqualTo(Decision.of(Outcome.SOLD_OUT));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aFencedVoucherTakesNothing(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+        redisson.getBucket(VoucherKeys.resetFence(voucher), StringCodec.INSTANCE).set("reset-1");
+
+        assertThat(decide(voucher, keeping, 1, 101)).isEqualTo(Decision.of(Outcome.RESETTING));
+        assertThat(stock(voucher)).isEqualTo("5");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aMissingCounterIsNotSoldOut(Keeping keeping) {
+        long voucher = nextVoucher++;
+
+        assertThat(decide(voucher, keeping, 1, 101)).isEqualTo(Decision.of(Outcome.NOT_CACHED));
+        assertThat(redisson.getKeys().countExists(VoucherKeys.stock(voucher))).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void ordersInOneCallAreDecidedOneAfterTheOther(Keeping keeping) {
+        long voucher = voucherWithStock(2);
+
+        List<Decision> decisions = purchases.decideAsync(voucher, keeping, List.of(new Order(1, 101, 0),
+                new Order(1, 102, 0), new Order(2, 103, 0), new Order(3, 104, 0))).join();
+
+        // The second order of shopper 1 is refused by the first only where the first made them a buyer at
+        // once (queued); a held unit makes its shopper a buyer when the request commits, under its lock.
+        Decision second = keeping == Keeping.QUEUE ? new Decision(Outcome.ALREADY_BOUGHT, 101) : Decision.of(Outcome.ACCEPTED);
+        Decision third = keeping == Keeping.QUEUE ? Decision.of(Outcome.ACCEPTED) : Decision.of(Outcome.SOLD_OUT);
+        assertThat(decisions).containsExactly(Decision.of(Outcome.ACCEPTED), second, third, Decision.of(Outcome.SOLD_OUT));
+        assertThat(stock(voucher)).isEqualTo("0");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void onlyAQueuedOrderGoesOnTheStream(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+
+        decide(voucher, keeping, 1, 101);
+
+        long queued = redisson.getStream(VoucherKeys.orders(voucher), StringCodec.INSTANCE).size();
+        assertThat(queued).isEqualTo(keeping == Keeping.QUEUE ? 1 : 0);
+        assertThat(redisson.getSet(VoucherKeys.buyers(voucher), StringCodec.INSTANCE).contains("1"))
+                .as("a held unit's shopper becomes a buyer only when the order commits")
+                .isEqualTo(keeping == Keeping.QUEUE);
+    }
+
+    private static Decision decide(long voucher, Keeping keeping, long shopper, long order) {
+        return purchases.decide(voucher, keeping, new Order(shopper, order, 1_000));
+    }
+
+    /** What each path leaves once the order is settled: a buyer, named in the shopper -> order index. */
+    private static void settle(long voucher, Keeping keeping, long shopper, long order) {
+        assertThat(decide(voucher, keeping, shopper, order).outcome()).isEqualTo(Outcome.ACCEPTED);
+        redisson.getMap(PurchaseDecision.inFlight(voucher, keeping), StringCodec.INSTANCE).remove(Long.toString(order));
+        redisson.getSet(VoucherKeys.buyers(voucher), StringCodec.INSTANCE).add(Long.toString(shopper));
+        redisson.getMap(VoucherKeys.shopperOrders(voucher), StringCodec.INSTANCE).put(Long.toString(shopper),
+                Long.toString(order));
+    }
+
+    private static long voucherWithStock(int stock) {
+        long voucher = nextVoucher++;
+        redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set(Integer.toString(stock));
+        return voucher;
+    }
+
+    private static String stock(long voucher) {
+        return redisson.<String>getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).get();
+    }
+
+    private static Set<Object> inFlight(long voucher, Keeping keeping) {
+        return redisson.getMap(PurchaseDecision.inFlight(voucher, keeping), StringCodec.INSTANCE).keySet();
+    }
+}
