@@ -3,7 +3,7 @@
 -- second call for the same order (two consumers racing) compensates nothing twice.
 -- The shopper -> latest order index keeps naming this order: it is the shopper's latest, now FAILED
 -- (which is what they are told when they look it up), and since the shopper left the buyer set the
--- enqueue script no longer reads it; their next order overwrites it.
+-- purchase script no longer reads it; their next order overwrites it.
 -- KEYS[1] stock   KEYS[2] buyers   KEYS[3] orders stream   KEYS[4] pending   KEYS[5] failed
 -- KEYS[6] dead-letter stream   KEYS[7] attempts            (all hash-tagged {voucherId})
 -- ARGV[1] consumer group   ARGV[2] message id   ARGV[3] order id   ARGV[4] shopper id   ARGV[5] reason

@@ -1,6 +1,6 @@
 -- Fences a voucher's stock for a reset, atomically: only when no accepted order is still on its way to
 -- MySQL (a reset would count it against the new stock), and only one reset at a time. From then on the
--- enqueue and stock-take scripts refuse every order until stock-reset.lua writes the new counter and
+-- purchase script refuses every order until stock-reset.lua writes the new counter and
 -- lifts the fence; the TTL lifts it anyway if the instance resetting dies.
 -- KEYS[1] reset fence   KEYS[2] pending orders hash   (hash-tagged {voucherId})
 -- ARGV[1] this reset's token   ARGV[2] TTL in milliseconds

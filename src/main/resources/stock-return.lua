@@ -1,4 +1,4 @@
--- Gives back the unit stock-take.lua took for a request whose order did not commit, and drops its
+-- Gives back the unit purchase.lua took (holding) for a request whose order did not commit, and drops its
 -- record, at most once: a unit the sweeper already returned (its record moved to the returned hash)
 -- is not returned again, and a second run of this script (sent again after a lost reply) finds nothing.
 -- Never recreates a counter that a Redis flush removed: a counter of 1 out of nothing would sell stock

@@ -69,7 +69,7 @@ public class SaleMeters {
                 .publishPercentileHistogram().register(registry);
     }
 
-    /** An order accepted: async, the enqueue script took it; sync, its transaction committed. */
+    /** An order accepted: async, the purchase script took it; sync, its transaction committed. */
     public void accepted(long voucherId) {
         of(voucherId).accepted.increment();
     }

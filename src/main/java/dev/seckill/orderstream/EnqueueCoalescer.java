@@ -24,7 +24,7 @@ import dev.seckill.salestate.PurchaseDecision.Order;
  */
 final class EnqueueCoalescer {
 
-    /** Runs the enqueue script for one voucher's orders, answering one outcome per order, in their order. */
+    /** Runs the purchase script for one voucher's orders, answering one outcome per order, in their order. */
     @FunctionalInterface
     interface BatchCall {
         CompletionStage<List<OrderEnqueue.Enqueue>> enqueue(long voucherId, List<Order> orders);
@@ -100,7 +100,7 @@ final class EnqueueCoalescer {
 
     private static void answer(List<Waiting> batch, List<OrderEnqueue.Enqueue> outcomes, Throwable error) {
         if (error == null && (outcomes == null || outcomes.size() != batch.size())) {
-            error = new IllegalStateException("The enqueue script answered " + (outcomes == null ? "nothing"
+            error = new IllegalStateException("The purchase script answered " + (outcomes == null ? "nothing"
                     : outcomes.size() + " outcomes") + " for " + batch.size() + " orders");
         }
         for (int i = 0; i < batch.size(); i++) {

@@ -1,11 +1,14 @@
 package dev.seckill.orderstream;
 
-import dev.seckill.order.OrderBatchWriter;
 import java.util.List;
 
+import dev.seckill.AsyncMode;
+import dev.seckill.order.OrderBatchWriter;
+import dev.seckill.salestate.QueuedOrder;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
+@AsyncMode
 @Component
 class JdbcOrderLookup implements OrderLookup {
 

@@ -1,15 +1,18 @@
 package dev.seckill.orderstream;
 
-import dev.seckill.order.OrderBatchWriter;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.seckill.AsyncMode;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderBatchWriter.NewOrder;
+import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.orderstream.OrderFailurePolicy.Decision;
+import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.salestate.SoldOutFlags;
 import org.springframework.stereotype.Component;
 
@@ -19,6 +22,7 @@ import org.springframework.stereotype.Component;
  * for something other than an outage is split to find the order that spoils it; that order goes to the
  * failure policy. Outages are thrown to the caller untouched: they count nothing.
  */
+@AsyncMode
 @Component
 class OrderBatchStep implements StreamPoller.BatchHandler {
 

@@ -5,17 +5,19 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
+import dev.seckill.AsyncMode;
 import dev.seckill.metrics.SaleMeters;
-import dev.seckill.salestate.PurchaseDecision;
 import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Keeping;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.PurchaseDecision;
 import org.springframework.stereotype.Component;
 
 /**
  * The decision of the asynchronous path: the purchase script ({@link PurchaseDecision}, queueing) decides and
  * queues an order atomically, in a call shared by the concurrent orders of a voucher ({@link EnqueueCoalescer}).
  */
+@AsyncMode
 @Component
 public class OrderEnqueue {
 

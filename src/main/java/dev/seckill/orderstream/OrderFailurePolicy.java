@@ -2,7 +2,11 @@ package dev.seckill.orderstream;
 
 import java.util.List;
 
+import dev.seckill.AsyncMode;
 import dev.seckill.orderstream.FailureClassifier.Failure;
+import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.salestate.QueuedOrder;
+import dev.seckill.salestate.StreamSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -15,6 +19,7 @@ import org.springframework.stereotype.Component;
  * consumer) is acknowledged, and one refused because its shopper holds another confirmed order keeps
  * its unit and its buyer.
  */
+@AsyncMode
 @Component
 class OrderFailurePolicy {
 

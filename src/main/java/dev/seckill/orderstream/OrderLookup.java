@@ -1,5 +1,7 @@
 package dev.seckill.orderstream;
 
+import dev.seckill.salestate.QueuedOrder;
+
 /** What MySQL says of an order about to be given up. */
 interface OrderLookup {
 

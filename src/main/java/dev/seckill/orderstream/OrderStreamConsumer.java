@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.seckill.AsyncMode;
+import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.salestate.StreamSettings;
 import dev.seckill.shutdown.ShutdownOrder;
 import dev.seckill.voucher.SaleWindowCache;
 import org.slf4j.Logger;
@@ -24,6 +27,7 @@ import org.springframework.stereotype.Component;
  * out with back-off and count no attempt ({@link FailureClassifier}); what an order's own failures come
  * to is the {@link OrderFailurePolicy}'s call.
  */
+@AsyncMode
 @Component
 class OrderStreamConsumer implements SmartLifecycle {
 

@@ -8,7 +8,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.id.IdGenerator;
+import dev.seckill.salestate.OrderBacklogs;
+import dev.seckill.salestate.OrderBacklogs.Backlog;
+import dev.seckill.salestate.OrderBacklogs.Reading;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,21 +34,6 @@ public class PendingBacklog {
     private static final Logger log = LoggerFactory.getLogger(PendingBacklog.class);
     static final long REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    /** @param oldestOrderId the oldest pending order (its id says when it was issued), 0 when none is pending */
-    public record Backlog(long pending, long oldestOrderId) {
-
-        static final Backlog NONE = new Backlog(0, 0);
-
-        /** How long the oldest pending order has waited at {@code nowMillis}; 0 when none is pending. */
-        public long oldestAgeMillis(long nowMillis) {
-            return oldestOrderId == 0 ? 0 : Math.max(0, nowMillis - IdGenerator.issuedAt(oldestOrderId).toEpochMilli());
-        }
-    }
-
-    /** What one read found: the vouchers with a stream, and the backlog of each voucher asked for. */
-    record Reading(Set<Long> registered, Map<Long, Backlog> backlogs) {
-    }
-
     /** Reads the backlog of these vouchers (Redis, in one round trip). */
     @FunctionalInterface
     interface Source {
@@ -65,8 +52,8 @@ public class PendingBacklog {
     private boolean everRead;
 
     @Autowired
-    PendingBacklog(RedisBacklogSource source, MeterRegistry registry, Clock clock) {
-        this((Source) source, registry, clock, Ticker.SYSTEM);
+    PendingBacklog(OrderBacklogs backlogs, MeterRegistry registry, Clock clock) {
+        this(backlogs::read, registry, clock, Ticker.SYSTEM);
     }
 
     PendingBacklog(Source source, MeterRegistry registry, Clock clock, Ticker ticker) {

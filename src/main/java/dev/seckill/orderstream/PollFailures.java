@@ -3,6 +3,7 @@ package dev.seckill.orderstream;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.orderstream.FailureClassifier.Failure;
+import dev.seckill.salestate.ConsumerStream;
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -13,7 +13,7 @@ import org.springframework.validation.annotation.Validated;
  * to its replicas after answering, so an order answered 202 can be lost by a failover to a replica that had
  * not received it yet.
  *
- * @param waitReplicas 0 (default): 202 once the master ran the enqueue script, one round trip as always.
+ * @param waitReplicas 0 (default): 202 once the master ran the purchase script, one round trip as always.
  *                     N: the script and a {@code WAIT N} go to Redis in one pipelined batch, and an accepted
  *                     order is answered 202 only once N replicas have it
  * @param waitTimeout  the longest the {@code WAIT} blocks; when fewer than N replicas confirmed by then, the

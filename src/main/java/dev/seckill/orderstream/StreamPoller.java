@@ -8,6 +8,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
+import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.salestate.QueuedOrder;
+import dev.seckill.salestate.StreamSettings;
+
 /**
  * One consumer thread's reading of the voucher streams: which vouchers to read, its own unacknowledged
  * messages first (at start-up, after a failure, when orders were left for later), taking over idle

@@ -1,6 +1,5 @@
 package dev.seckill.orderstream;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -9,17 +8,15 @@ import java.util.Set;
 
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+import dev.seckill.salestate.BuyerIndex;
+import dev.seckill.salestate.OrderStream;
 import dev.seckill.salestate.SoldOutFlags;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
-import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.syncunit.SyncUnitSweeper;
-import dev.seckill.refusal.Reason;
-import dev.seckill.refusal.Refusal;
-import org.redisson.api.BatchOptions;
-import org.redisson.api.RBatch;
-import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.stereotype.Component;
@@ -40,10 +37,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Component
 public class StreamReconciler {
 
-    /** Members per SADD / HSET, so that no single command of the rebuild carries a whole sale. */
-    private static final int CHUNK = 1_000;
-
-    private final RedissonClient redisson;
+    private final BuyerIndex buyerIndex;
     private final JdbcTemplate jdbc;
     private final TransactionTemplate snapshot;
     private final SeckillLocks locks;
@@ -51,12 +45,12 @@ public class StreamReconciler {
     private final SoldOutFlags soldOut;
     private final StockCache stock;
     private final SyncUnits syncUnits;
-    private final SyncUnitSweeper syncUnitSweeper;
+    private final ObjectProvider<SyncUnitSweeper> syncUnitSweeper;
 
-    StreamReconciler(RedissonClient redisson, JdbcTemplate jdbc, PlatformTransactionManager transactions,
+    StreamReconciler(BuyerIndex buyerIndex, JdbcTemplate jdbc, PlatformTransactionManager transactions,
             SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut, StockCache stock, SyncUnits syncUnits,
-            SyncUnitSweeper syncUnitSweeper) {
-        this.redisson = redisson;
+            ObjectProvider<SyncUnitSweeper> syncUnitSweeper) {
+        this.buyerIndex = buyerIndex;
         this.jdbc = jdbc;
         this.snapshot = new TransactionTemplate(transactions);
         this.snapshot.setReadOnly(true);
@@ -74,7 +68,7 @@ public class StreamReconciler {
 
     public Report reconcile(long voucherId) {
         try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-            redisson.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).delete();
+            stock.forget(voucherId);
             return rebuild(voucherId);
         }
     }
@@ -82,7 +76,7 @@ public class StreamReconciler {
     /** For the request path: only the first of many requests that found the counter missing rebuilds it. */
     public void reconcileIfMissing(long voucherId) {
         try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-            if (!redisson.getBucket(VoucherKeys.stock(voucherId), StringCodec.INSTANCE).isExists()) {
+            if (stock.read(voucherId).isEmpty()) {
                 rebuild(voucherId);
             }
         }
@@ -90,11 +84,12 @@ public class StreamReconciler {
 
     private Report rebuild(long voucherId) {
         // Units of sync orders already in MySQL first: MySQL's stock counts them, the rebase must not again.
-        syncUnitSweeper.settleCommitted(voucherId);
+        // Sync mode only: an async instance does not start while sync units are left (ModeSwitchCheck).
+        syncUnitSweeper.ifAvailable(sweeper -> sweeper.settleCommitted(voucherId));
         // Pending first, MySQL second (one consistent snapshot): an order written in between is found
         // in MySQL and not counted twice; one written after the snapshot is still counted as pending.
-        Map<String, String> pending = readHash(VoucherKeys.pending(voucherId));
-        Map<String, String> failed = readHash(VoucherKeys.failed(voucherId));
+        Map<String, String> pending = buyerIndex.pendingOrders(voucherId);
+        Map<String, String> failed = buyerIndex.failedOrders(voucherId);
         Snapshot db = snapshot.execute(status -> takeSnapshot(voucherId, pending.keySet()));
         Set<String> buyers = new HashSet<>(db.orderOf().keySet());
         pending.forEach((order, shopper) -> {
@@ -105,26 +100,7 @@ public class StreamReconciler {
         long onTheirWay = pending.keySet().stream().filter(order -> !db.persisted().contains(order)).count();
         Map<String, String> shopperOrders = shopperOrders(failed, pending, db);
 
-        RBatch batch = redisson.createBatch(BatchOptions.defaults().executionMode(BatchOptions.ExecutionMode.IN_MEMORY_ATOMIC));
-        batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE).deleteAsync();
-        List<String> all = new ArrayList<>(buyers);
-        for (int from = 0; from < all.size(); from += CHUNK) {
-            batch.getSet(VoucherKeys.buyers(voucherId), StringCodec.INSTANCE)
-                    .addAllAsync(all.subList(from, Math.min(all.size(), from + CHUNK)));
-        }
-        batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).deleteAsync();
-        Map<String, String> chunk = new HashMap<>();
-        for (Map.Entry<String, String> entry : shopperOrders.entrySet()) {
-            chunk.put(entry.getKey(), entry.getValue());
-            if (chunk.size() == CHUNK) {
-                batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).putAllAsync(chunk);
-                chunk = new HashMap<>();
-            }
-        }
-        if (!chunk.isEmpty()) {
-            batch.getMap(VoucherKeys.shopperOrders(voucherId), StringCodec.INSTANCE).putAllAsync(chunk);
-        }
-        batch.execute();
+        buyerIndex.replace(voucherId, buyers, shopperOrders);
         // The counter last, on its own: it counts the sync units in flight at the moment it is set.
         long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay);
         stream.register(voucherId);
@@ -134,7 +110,7 @@ public class StreamReconciler {
     }
 
     /**
-     * Each shopper's latest order, as the enqueue script keeps it: the one in MySQL (it holds the
+     * Each shopper's latest order, as the purchase script keeps it: the one in MySQL (it holds the
      * shopper's unit), else the one on its way, else the latest given up (ids grow with time).
      */
     private static Map<String, String> shopperOrders(Map<String, String> failed, Map<String, String> pending, Snapshot db) {
@@ -148,13 +124,6 @@ public class StreamReconciler {
         });
         latest.putAll(db.orderOf());
         return latest;
-    }
-
-    private Map<String, String> readHash(String key) {
-        Map<String, String> entries = new HashMap<>();
-        redisson.<String, String>getMap(key, StringCodec.INSTANCE).readAllMap()
-                .forEach((field, value) -> entries.put(String.valueOf(field), String.valueOf(value)));
-        return entries;
     }
 
     private Snapshot takeSnapshot(long voucherId, Set<String> pendingOrderIds) {

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
+import dev.seckill.salestate.ConsumerStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,7 @@
 package dev.seckill.orderstream;
 
-import dev.seckill.SeckillSettings;
+import dev.seckill.AsyncMode;
+import dev.seckill.salestate.OrderStream;
 import dev.seckill.voucher.VoucherStockChanged;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -10,21 +11,18 @@ import org.springframework.stereotype.Component;
  * stock has a stream its consumers read. (A reset's own Redis writes, the counter and a fresh sale's
  * buyers, are one script under its fence: see {@link dev.seckill.salestate.StockCache#fence}.)
  */
+@AsyncMode
 @Component
 class VoucherStreamEvents {
 
-    private final SeckillSettings settings;
     private final OrderStream stream;
 
-    VoucherStreamEvents(SeckillSettings settings, OrderStream stream) {
-        this.settings = settings;
+    VoucherStreamEvents(OrderStream stream) {
         this.stream = stream;
     }
 
     @EventListener
     void stockChanged(VoucherStockChanged event) {
-        if (settings.async()) {
-            stream.register(event.voucherId());
-        }
+        stream.register(event.voucherId());
     }
 }

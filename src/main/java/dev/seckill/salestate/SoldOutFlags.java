@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Which vouchers are sold out, known in memory on every instance, so that after a sale ends refusals
- * cost almost no Redis call. Set when the enqueue script answers sold out, cleared when stock comes back
+ * cost almost no Redis call. Set when the purchase script answers sold out, cleared when stock comes back
  * (a reset, an order given up, a reconcile); both spread to the other instances through Redis pub/sub.
  * <p>
  * A flag heals by itself: it is trusted only for {@code seckill.stock.sold-out-recheck} after it was set
@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  * there (a sold-out answer read before a restock and reported after it, spread to every instance; a
  * clear message one instance never got) costs at most one interval of refusals, never a lasting one. The
  * sold-out refusal path costs at most one Redis call per voucher per instance per interval, and the
- * enqueue script still decides every order: a missing flag never sells what is not there.
+ * purchase script still decides every order: a missing flag never sells what is not there.
  * <p>
  * A local generation per voucher, bumped by every clear, keeps the sold-out answer to a request that
  * began before a clear from setting the flag again (and spreading it).
@@ -102,7 +102,7 @@ public class SoldOutFlags {
     }
 
     /**
-     * The enqueue script answered sold out to a request admitted with {@code generation}. Ignored when the
+     * The purchase script answered sold out to a request admitted with {@code generation}. Ignored when the
      * voucher was cleared since (the answer predates the units that came back); otherwise the flag is set
      * (or renewed) here and, when it is new, on every instance.
      */

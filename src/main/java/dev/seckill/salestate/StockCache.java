@@ -70,6 +70,11 @@ public class StockCache {
         return rebase.evalLong(List.of(key(voucherId), VoucherKeys.syncUnits(voucherId)), leftInMySql);
     }
 
+    /** Drops the counter: every order is refused (not cached) until a rebuild sets it again. */
+    public void forget(long voucherId) {
+        counter(voucherId).delete();
+    }
+
     public OptionalLong read(long voucherId) {
         String value = counter(voucherId).get();
         return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value));

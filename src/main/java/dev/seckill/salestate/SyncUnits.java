@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The units the sync path took from a voucher's stock counter for requests that have not finished:
- * one record per request, written by the take itself ({@code stock-take.lua}), dropped by the request's
+ * one record per request, written by the take itself ({@code purchase.lua}, holding), dropped by the request's
  * commit ({@link #settle}) or give-back ({@code stock-return.lua}). A record that outlives every request
  * belongs to a request that died; the sweeper ({@code dev.seckill.syncunit}) settles it (order in MySQL)
  * or returns its unit ({@link #returnUnit}). Every step is one script that checks the record first, so
@@ -124,9 +124,15 @@ public class SyncUnits {
         long result = settle.evalLong(List.of(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId),
                 VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId),
                 VoucherKeys.syncUnitsReturned(voucherId)), shopperId, orderId, takeReturnedAgain ? "1" : "0");
-        return Settled.values()[(int) result];
+        return switch ((int) result) {
+            case 0 -> Settled.NO_RECORD;
+            case 1 -> Settled.IN_FLIGHT;
+            case 2 -> Settled.RETURNED;
+            default -> throw new IllegalStateException("sync-unit-settle.lua answered " + result);
+        };
     }
 
+    /** sync-unit-settle.lua's answers, named one by one: never by their position in this enum. */
     public enum Settled { NO_RECORD, IN_FLIGHT, RETURNED }
 
     /** Returns the unit of a request that never finished, unless its record is gone (see sync-unit-return.lua). */

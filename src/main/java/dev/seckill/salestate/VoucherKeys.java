@@ -76,8 +76,8 @@ public final class VoucherKeys {
     }
 
     /**
-     * Set while a stock reset rewrites the counter (its value names the reset): the enqueue and stock-take
-     * scripts refuse every order meanwhile, so no order interleaves with a reset. It expires by itself
+     * Set while a stock reset rewrites the counter (its value names the reset): the purchase script
+     * refuses every order meanwhile, so no order interleaves with a reset. It expires by itself
      * ({@code seckill.stock.reset-fence}) if the instance resetting dies.
      */
     public static String resetFence(long voucherId) {

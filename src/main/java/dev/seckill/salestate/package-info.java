@@ -1,9 +1,17 @@
 /**
- * A voucher's sale state in Redis: every key name ({@link dev.seckill.salestate.VoucherKeys}, each with a
- * {@code {voucherId}} hash tag so scripts run on Redis Cluster), the stock counter and buyer set, the sync
- * path's units in flight, the reset fence, and the sold-out flags every instance keeps in memory (kept in
- * step over pub/sub), and what Redis knows of orders on their way ({@code OrderStates}). Owns the scripts
- * {@code stock-*.lua}, {@code sync-unit-*.lua} and {@code shopper-order.lua}, loaded once and
- * run by EVALSHA ({@link dev.seckill.salestate.LuaScript}). Owns no table.
+ * A voucher's sale state in Redis, and the only code that touches it: every key name
+ * ({@link dev.seckill.salestate.VoucherKeys}, each with a {@code {voucherId}} hash tag so scripts run on Redis
+ * Cluster) and every script, loaded once and run by EVALSHA ({@link dev.seckill.salestate.LuaScript}).
+ * <ul>
+ *   <li>the purchase decision of both paths ({@link dev.seckill.salestate.PurchaseDecision}, {@code purchase.lua});</li>
+ *   <li>the stock counter, the reset fence and the sold-out flags every instance keeps in memory, kept in step
+ *       over pub/sub ({@code StockCache}, {@code SoldOutFlags}, {@code stock-*.lua});</li>
+ *   <li>the sync path's units in flight ({@code SyncUnits}, {@code sync-unit-*.lua});</li>
+ *   <li>the async path's order streams, their acknowledgement and give-up scripts, and the backlog they hold
+ *       ({@code OrderStream}, {@code OrderBacklogs}, {@code seckill-ack.lua}, {@code seckill-fail*.lua});</li>
+ *   <li>the buyer set and shopper -> order index ({@code BuyerIndex}) and what Redis knows of orders on their
+ *       way ({@code OrderStates}, {@code shopper-order.lua}).</li>
+ * </ul>
+ * Owns no table: the order and voucher modules own MySQL.
  */
 package dev.seckill.salestate;

@@ -2,28 +2,28 @@ package dev.seckill.seckill;
 
 import java.time.Clock;
 
+import dev.seckill.AsyncMode;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderQueries;
 import dev.seckill.orderstream.OrderEnqueue;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.refusal.Reason;
-import dev.seckill.refusal.Refusal;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
- * The asynchronous seckill path: memory checks, then exactly one Redis call (the enqueue script)
+ * The asynchronous seckill path: memory checks, then exactly one Redis call (the purchase script)
  * that decides and queues the order; {@code OrderStreamConsumer} writes it to MySQL. After a voucher
  * sells out, refusals cost no Redis call ({@link SoldOutFlags}; one re-check per voucher per instance
  * per {@code seckill.stock.sold-out-recheck}), unless the request carries an {@code Idempotency-Key}.
  */
+@AsyncMode
 @Service
-@ConditionalOnProperty(name = "seckill.mode", havingValue = "async", matchIfMissing = true)
 class AsyncSale implements Sale {
 
     private final SaleWindowCache windows;
@@ -91,7 +91,7 @@ class AsyncSale implements Sale {
     }
 
     /**
-     * The enqueue script names the existing order when its index does; a buyer it does not name (sold
+     * The purchase script names the existing order when its index does; a buyer it does not name (sold
      * before the index existed, or whose async order was refused as a duplicate of a confirmed one)
      * is looked up in MySQL, which costs a read only on this rare path. An order found nowhere (an
      * older instance's order still on its way) leaves the refusal without an id.

@@ -2,6 +2,7 @@ package dev.seckill.seckill;
 
 import java.time.Clock;
 
+import dev.seckill.SyncMode;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
@@ -10,13 +11,12 @@ import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderWriter;
 import dev.seckill.orderstream.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
 import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
-import dev.seckill.refusal.Reason;
-import dev.seckill.refusal.Refusal;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.stereotype.Service;
 
 /**
@@ -28,8 +28,8 @@ import org.springframework.stereotype.Service;
  * issued before the unit is taken: Redis records the unit under it, so that the unit of a request that
  * dies half-way is found, and MySQL says whether it was sold (dev.seckill.syncunit).
  */
+@SyncMode
 @Service
-@ConditionalOnProperty(name = "seckill.mode", havingValue = "sync")
 class SyncSale implements Sale {
 
     private final SaleWindowCache windows;

@@ -7,10 +7,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.seckill.SyncMode;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /** Which orders of a voucher MySQL holds: the one question whose answer decides what a unit was. */
+@SyncMode
 @Component
 class CommittedOrders {
 

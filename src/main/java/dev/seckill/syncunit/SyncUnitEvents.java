@@ -1,5 +1,6 @@
 package dev.seckill.syncunit;
 
+import dev.seckill.SyncMode;
 import dev.seckill.voucher.StockResetRequested;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
@@ -8,6 +9,7 @@ import org.springframework.stereotype.Component;
  * A stock reset writes the Redis counter from MySQL less the units sync requests hold (stock-reset.lua):
  * first the units of orders already committed are settled, or they would be counted twice.
  */
+@SyncMode
 @Component
 class SyncUnitEvents {
 

@@ -6,13 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.seckill.SyncMode;
 import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
-import dev.seckill.shutdown.PeriodicTask;
-import dev.seckill.shutdown.ShutdownOrder;
-import dev.seckill.salestate.SyncUnits;
 import dev.seckill.salestate.SyncUnits.Unit;
 import dev.seckill.salestate.SyncUnits.VoucherUnits;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.shutdown.PeriodicTask;
+import dev.seckill.shutdown.ShutdownOrder;
 import dev.seckill.voucher.SaleWindowCache;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -28,6 +29,7 @@ import org.springframework.stereotype.Component;
  * and no reset or rebuild runs, so the records and MySQL's answer are read together; instances that sweep
  * at once settle each record once, since every step is a script that does nothing when the record is gone.
  */
+@SyncMode
 @Component
 public class SyncUnitSweeper extends PeriodicTask {
 

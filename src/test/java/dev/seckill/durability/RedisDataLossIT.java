@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.redisson.api.RedissonClient;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -18,6 +19,8 @@ import static org.awaitility.Awaitility.await;
  * its numbers add up afterwards. (The marker alone is deleted here, so that the other test classes
  * sharing this Redis keep their keys; {@code RedisChaosIT} flushes a Redis of its own.)
  */
+// Sync: an order is in MySQL when its 201 comes, so the audit right after it is settled.
+@TestPropertySource(properties = "seckill.mode=sync")
 class RedisDataLossIT extends IntegrationTest {
 
     @Autowired

@@ -7,6 +7,7 @@ import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.Tokens;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code GET /orders?voucherId}, the {@code orderId} of already-ordered whichever layer refuses, and
  * {@code Idempotency-Key} replays, also after a sell-out.
  */
+// The sync path: the order is in MySQL when its 201 comes.
+@TestPropertySource(properties = "seckill.mode=sync")
 class OwnOrderSyncIT extends OwnOrderITSupport {
 
     @Test

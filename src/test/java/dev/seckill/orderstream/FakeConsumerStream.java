@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.salestate.QueuedOrder;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;
 

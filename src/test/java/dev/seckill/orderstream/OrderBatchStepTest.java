@@ -1,6 +1,5 @@
 package dev.seckill.orderstream;
 
-import dev.seckill.order.OrderBatchWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -11,8 +10,12 @@ import dev.seckill.SeckillSettings;
 import dev.seckill.lock.HeldShopperLocks;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
+import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.orderstream.OrderLookup.Found;
+import dev.seckill.salestate.OrderBacklogs.Reading;
+import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.salestate.StreamSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +48,7 @@ class OrderBatchStepTest {
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final SaleMeters meters = new SaleMeters(registry, new SeckillSettings(SeckillSettings.Mode.ASYNC));
     final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, SETTINGS),
-            soldOut, meters, new PendingBacklog(vouchers -> new PendingBacklog.Reading(Set.of(), Map.of()), registry,
+            soldOut, meters, new PendingBacklog(vouchers -> new Reading(Set.of(), Map.of()), registry,
                     Clock.systemUTC(), System::nanoTime));
 
     @BeforeEach

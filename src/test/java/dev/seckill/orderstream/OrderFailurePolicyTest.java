@@ -1,13 +1,15 @@
 package dev.seckill.orderstream;
 
-import dev.seckill.order.OrderBatchWriter;
 import java.time.Duration;
 import java.util.List;
 
 import com.mysql.cj.jdbc.exceptions.MySQLTimeoutException;
 import com.mysql.cj.jdbc.exceptions.SQLError;
+import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.orderstream.OrderFailurePolicy.Decision;
 import dev.seckill.orderstream.OrderLookup.Found;
+import dev.seckill.salestate.QueuedOrder;
+import dev.seckill.salestate.StreamSettings;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;

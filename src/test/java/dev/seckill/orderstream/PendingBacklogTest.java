@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.id.IdGenerator;
+import dev.seckill.salestate.OrderBacklogs.Backlog;
+import dev.seckill.salestate.OrderBacklogs.Reading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +28,7 @@ class PendingBacklogTest {
     final FakeTicker ticker = new FakeTicker(Long.MAX_VALUE - 500_000_000L);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final List<Collection<Long>> reads = new ArrayList<>();
-    final Map<Long, PendingBacklog.Backlog> redis = new HashMap<>();
+    final Map<Long, Backlog> redis = new HashMap<>();
     final Set<Long> registered = new HashSet<>();
     RuntimeException outage;
     final PendingBacklog backlog = new PendingBacklog(vouchers -> {
@@ -34,15 +36,15 @@ class PendingBacklogTest {
         if (outage != null) {
             throw outage;
         }
-        Map<Long, PendingBacklog.Backlog> found = new HashMap<>();
-        vouchers.forEach(v -> found.put(v, redis.getOrDefault(v, new PendingBacklog.Backlog(0, 0))));
-        return new PendingBacklog.Reading(Set.copyOf(registered), found);
+        Map<Long, Backlog> found = new HashMap<>();
+        vouchers.forEach(v -> found.put(v, redis.getOrDefault(v, new Backlog(0, 0))));
+        return new Reading(Set.copyOf(registered), found);
     }, registry, Clock.fixed(NOW, ZoneOffset.UTC), ticker);
 
     @Test
     void everyGaugeOfEveryVoucherSharesOneReadPerSecond() {
         registered.addAll(Set.of(1L, 2L));
-        redis.put(1L, new PendingBacklog.Backlog(3, orderIssuedAt(NOW.minusMillis(1500))));
+        redis.put(1L, new Backlog(3, orderIssuedAt(NOW.minusMillis(1500))));
         backlog.track(1);
         backlog.track(2);
         backlog.track(1);
@@ -57,7 +59,7 @@ class PendingBacklogTest {
         assertThat(reads).containsExactly(Set.of(1L, 2L));
 
         ticker.advance(Duration.ofMillis(100));
-        redis.put(1L, new PendingBacklog.Backlog(1, orderIssuedAt(NOW.minusMillis(20))));
+        redis.put(1L, new Backlog(1, orderIssuedAt(NOW.minusMillis(20))));
         assertThat(pending(1)).isEqualTo(1);
         assertThat(age(1)).isEqualTo(20);
         assertThat(reads).hasSize(2);
@@ -69,7 +71,7 @@ class PendingBacklogTest {
         backlog.track(1);
         pending(1);
         backlog.track(2);
-        redis.put(2L, new PendingBacklog.Backlog(4, orderIssuedAt(NOW)));
+        redis.put(2L, new Backlog(4, orderIssuedAt(NOW)));
         assertThat(pending(2)).isEqualTo(4);
         assertThat(reads).containsExactly(Set.of(1L), Set.of(1L, 2L));
     }
@@ -92,7 +94,7 @@ class PendingBacklogTest {
     @Test
     void aSaleThatLeftTheRegistryWithNothingPendingLosesItsGauges() {
         registered.add(1L);
-        redis.put(2L, new PendingBacklog.Backlog(2, orderIssuedAt(NOW)));
+        redis.put(2L, new Backlog(2, orderIssuedAt(NOW)));
         backlog.track(1);
         backlog.track(2);
         backlog.track(3);
@@ -105,8 +107,8 @@ class PendingBacklogTest {
 
     @Test
     void theLiveNumbersReadAVoucherWithoutGaugesOnTheirOwn() {
-        redis.put(9L, new PendingBacklog.Backlog(5, orderIssuedAt(NOW.minusSeconds(2))));
-        PendingBacklog.Backlog found = backlog.of(9);
+        redis.put(9L, new Backlog(5, orderIssuedAt(NOW.minusSeconds(2))));
+        Backlog found = backlog.of(9);
         assertThat(found.pending()).isEqualTo(5);
         assertThat(found.oldestAgeMillis(NOW.toEpochMilli())).isEqualTo(2000);
         assertThat(registry.find("seckill.orders.pending").gauges()).isEmpty();

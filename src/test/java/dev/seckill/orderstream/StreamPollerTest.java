@@ -10,6 +10,8 @@ import java.util.function.LongPredicate;
 
 import dev.seckill.orderstream.StreamPoller.BatchHandler;
 import dev.seckill.orderstream.StreamPoller.Outcome;
+import dev.seckill.salestate.QueuedOrder;
+import dev.seckill.salestate.StreamSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

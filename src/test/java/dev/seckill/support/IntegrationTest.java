@@ -8,13 +8,13 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * One real instance on a random port, against the servers {@link TestServers} found. The sync path
- * unless a test says {@code seckill.mode=async} (the shared refusals behave the same on both; the
- * async tests cover what differs). No balancer in front: no shutdown drain, which would add its delay to
+ * One real instance on a random port, against the servers {@link TestServers} found. The async path, as
+ * the product runs by default, unless a test says {@code seckill.mode=sync} (the shared refusals,
+ * {@code PurchaseRefusals}, run on both). No balancer in front: no shutdown drain, which would add its delay to
  * every cached context closed at the end of the run.
  */
 @SpringBootTest(classes = SeckillApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"seckill.web.instance-id=test-instance", "seckill.mode=sync", "seckill.shutdown.drain=0s"})
+        properties = {"seckill.web.instance-id=test-instance", "seckill.mode=async", "seckill.shutdown.drain=0s"})
 public abstract class IntegrationTest {
 
     @LocalServerPort

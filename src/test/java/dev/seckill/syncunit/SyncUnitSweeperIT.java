@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * heals each case, a request that outlives the timeout gives nothing back twice and takes back a unit it
  * sold, and stock resets and rebuilds count the units in flight.
  */
-@TestPropertySource(properties = {"seckill.web.instance-id=sync-sweeper-it", "seckill.sync-units.unit-timeout=3s",
+@TestPropertySource(properties = {"seckill.mode=sync", "seckill.web.instance-id=sync-sweeper-it", "seckill.sync-units.unit-timeout=3s",
         "seckill.sync-units.sweep-every=200ms"})
 class SyncUnitSweeperIT extends IntegrationTest {
 

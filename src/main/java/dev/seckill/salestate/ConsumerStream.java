@@ -1,14 +1,14 @@
-package dev.seckill.orderstream;
+package dev.seckill.salestate;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What the consumer needs of the voucher streams ({@link OrderStream} in Redis): narrow, so the
- * poller's timing and the failure policy can be tested against a fake.
+ * What the async path's consumers need of the voucher streams ({@link OrderStream} in Redis): narrow, so
+ * their timing and failure policy can be tested against a fake.
  */
-interface ConsumerStream {
+public interface ConsumerStream {
 
     Set<Long> registeredVouchers();
 

@@ -1,4 +1,4 @@
-package dev.seckill.orderstream;
+package dev.seckill.salestate;
 
 import java.util.Map;
 

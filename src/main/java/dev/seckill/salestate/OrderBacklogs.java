@@ -1,4 +1,4 @@
-package dev.seckill.orderstream;
+package dev.seckill.salestate;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,23 +8,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.seckill.salestate.VoucherKeys;
+import dev.seckill.id.IdGenerator;
 import org.redisson.api.RBatch;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.stereotype.Component;
 
-/** Where the pending-order gauges read from: the order streams in Redis. */
+/** The async backlog as Redis holds it: what the pending-order gauges read. */
 @Component
-class RedisBacklogSource implements PendingBacklog.Source {
+public class OrderBacklogs {
 
     private static final String REGISTRY = OrderStream.REGISTRY;
 
     private final RedissonClient redisson;
 
-    RedisBacklogSource(RedissonClient redisson) {
+    OrderBacklogs(RedissonClient redisson) {
         this.redisson = redisson;
+    }
+
+    /** @param oldestOrderId the oldest pending order (its id says when it was issued), 0 when none is pending */
+    public record Backlog(long pending, long oldestOrderId) {
+
+        public static final Backlog NONE = new Backlog(0, 0);
+
+        /** How long the oldest pending order has waited at {@code nowMillis}; 0 when none is pending. */
+        public long oldestAgeMillis(long nowMillis) {
+            return oldestOrderId == 0 ? 0 : Math.max(0, nowMillis - IdGenerator.issuedAt(oldestOrderId).toEpochMilli());
+        }
+    }
+
+    /** What one read found: the vouchers with a stream, and the backlog of each voucher asked for. */
+    public record Reading(Set<Long> registered, Map<Long, Backlog> backlogs) {
     }
 
     /**
@@ -32,8 +47,7 @@ class RedisBacklogSource implements PendingBacklog.Source {
      * vouchers its pending orders and the oldest of them. The stream only ever holds orders not yet in
      * MySQL (acknowledging or giving one up deletes its message), so its first message is the oldest.
      */
-    @Override
-    public PendingBacklog.Reading read(Collection<Long> vouchers) {
+    public Reading read(Collection<Long> vouchers) {
         RBatch batch = redisson.createBatch();
         batch.getSet(REGISTRY, StringCodec.INSTANCE).readAllAsync();
         List<Long> order = new ArrayList<>(vouchers);
@@ -47,7 +61,7 @@ class RedisBacklogSource implements PendingBacklog.Source {
         for (Object id : (Collection<?>) answers.get(0)) {
             registered.add(Long.parseLong(id.toString()));
         }
-        Map<Long, PendingBacklog.Backlog> backlogs = new HashMap<>();
+        Map<Long, Backlog> backlogs = new HashMap<>();
         for (int i = 0; i < order.size(); i++) {
             long pending = ((Number) answers.get(1 + 2 * i)).longValue();
             long oldest = 0;
@@ -58,8 +72,8 @@ class RedisBacklogSource implements PendingBacklog.Source {
                     }
                 }
             }
-            backlogs.put(order.get(i), new PendingBacklog.Backlog(pending, oldest));
+            backlogs.put(order.get(i), new Backlog(pending, oldest));
         }
-        return new PendingBacklog.Reading(registered, backlogs);
+        return new Reading(registered, backlogs);
     }
 }

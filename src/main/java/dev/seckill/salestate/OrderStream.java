@@ -1,4 +1,4 @@
-package dev.seckill.orderstream;
+package dev.seckill.salestate;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,9 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.salestate.LuaScript;
-import dev.seckill.salestate.OrderStates;
-import dev.seckill.salestate.VoucherKeys;
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.AutoClaimResult;
@@ -24,7 +21,7 @@ import org.springframework.stereotype.Component;
 /**
  * The Redis side of the asynchronous path after the decision: per-voucher order streams (hash-tagged
  * with the voucher id, so the scripts run on Redis Cluster), the registry of vouchers that have one, and
- * the scripts that acknowledge and give up on orders. The decision itself is {@link OrderEnqueue}'s.
+ * the scripts that acknowledge and give up on orders. The decision itself is {@link PurchaseDecision}'s.
  */
 @Component
 public class OrderStream implements ConsumerStream {

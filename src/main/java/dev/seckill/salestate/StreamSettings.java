@@ -1,4 +1,4 @@
-package dev.seckill.orderstream;
+package dev.seckill.salestate;
 
 import java.time.Duration;
 
@@ -10,7 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The order stream's consumers (async mode).
+ * The order streams and their consumers (async mode): the stream side here, the consumers in
+ * {@code dev.seckill.orderstream}.
  *
  * @param group        the one consumer group all instances share
  * @param batchSize    messages read, and orders inserted, at once
