@@ -21,7 +21,9 @@ import org.testcontainers.utility.DockerImageName;
  *       ({@code _PORT}) when set;</li>
  *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (or :6380, the cluster's own Redis) (CI and the dev machines run
  *       MariaDB and Redis there), using the database {@code seckill_test} and Redis database 1;</li>
- *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs.</li>
+ *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs: one pair per test JVM, kept in
+ *       {@link #containers()}. Child processes still get them as the plain properties of {@link #properties()};
+ *       the Spring test contexts connect through {@link ContainerConnections}' {@code @ServiceConnection}s.</li>
  * </ol>
  * Tests never share state by accident: each creates its own voucher and shoppers.
  */
@@ -33,6 +35,12 @@ public final class TestServers {
 
     private static Map<String, String> properties;
 
+    private static Containers containers;
+
+    /** The containers {@link TestServers} started, when it chose Testcontainers. */
+    public record Containers(MySQLContainer mysql, GenericContainer<?> redis) {
+    }
+
     private TestServers() {
     }
 
@@ -42,6 +50,12 @@ public final class TestServers {
             properties = resolve();
         }
         return properties;
+    }
+
+    /** The containers behind {@link #properties()}, or {@code null} when the tests use other servers. */
+    public static synchronized Containers containers() {
+        properties();
+        return containers;
     }
 
     private static Map<String, String> resolve() {
@@ -85,10 +99,18 @@ public final class TestServers {
 
     @SuppressWarnings("resource") // they live as long as the test JVM; Testcontainers' reaper removes them
     private static void startContainers(Map<String, String> props) {
-        MySQLContainer mysql = new MySQLContainer(DockerImageName.parse("mysql:8.4")).withDatabaseName("seckill_test");
-        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379);
+        // withReuse: ContainerConnections declares them as beans of every test context, and Spring Boot stops a
+        // container bean when its context closes unless it is reusable. A context closes mid-run (cache eviction,
+        // @DirtiesContext on ConsumerFailurePolicyIT) while other contexts and child processes still use them.
+        // Unless ~/.testcontainers.properties enables reuse (then they outlive the JVM and the next run takes them
+        // over; the tests cope, as with local servers), Testcontainers only warns and the reaper removes them.
+        MySQLContainer mysql = new MySQLContainer(DockerImageName.parse("mysql:8.4")).withDatabaseName("seckill_test")
+                .withReuse(true);
+        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379)
+                .withReuse(true);
         mysql.start();
         redis.start();
+        containers = new Containers(mysql, redis);
         props.put("spring.datasource.url", mysql.getJdbcUrl());
         props.put("spring.datasource.username", mysql.getUsername());
         props.put("spring.datasource.password", mysql.getPassword());

@@ -3,12 +3,13 @@ package dev.seckill.voucher;
 import java.sql.Timestamp;
 import java.time.Instant;
 
-import dev.seckill.support.TestServers;
+import dev.seckill.support.ContainerConnections;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.data.jpa.test.autoconfigure.DataJpaTest;
 import org.springframework.boot.jdbc.test.autoconfigure.AutoConfigureTestDatabase;
+import org.springframework.context.annotation.Import;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @DataJpaTest
 @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+@Import(ContainerConnections.class)
 class StockGuardDataJpaIT {
 
     @Autowired
@@ -37,7 +39,7 @@ class StockGuardDataJpaIT {
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
-        TestServers.properties().forEach((name, value) -> registry.add(name, () -> value));
+        ContainerConnections.properties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @BeforeEach
