@@ -4,6 +4,7 @@ import dev.seckill.SeckillApplication;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -14,7 +15,11 @@ import org.springframework.test.context.DynamicPropertySource;
  * every cached context closed at the end of the run.
  */
 @SpringBootTest(classes = SeckillApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"seckill.web.instance-id=test-instance", "seckill.mode=async", "seckill.shutdown.drain=0s"})
+        properties = {"seckill.web.instance-id=test-instance", "seckill.mode=async", "seckill.shutdown.drain=0s",
+                // Spring keeps every context a run needs alive; idle, one connection each, or a full run
+                // holds more than a MariaDB's default 151.
+                "spring.datasource.hikari.minimum-idle=1", "spring.datasource.hikari.idle-timeout=10000"})
+@Import(ContainerConnections.class)
 public abstract class IntegrationTest {
 
     @LocalServerPort
@@ -24,7 +29,7 @@ public abstract class IntegrationTest {
 
     @DynamicPropertySource
     static void servers(DynamicPropertyRegistry registry) {
-        TestServers.properties().forEach((name, value) -> registry.add(name, () -> value));
+        ContainerConnections.properties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
     @BeforeEach

@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
  * them after the timeout, not before: then Redis's stock equals MySQL's, the audit adds up, and the whole
  * stock can still be sold, once.
  */
-@TestPropertySource(properties = {"seckill.web.instance-id=sync-crash-b", "seckill.sync-units.unit-timeout=3s",
+@TestPropertySource(properties = {"seckill.mode=sync", "seckill.web.instance-id=sync-crash-b", "seckill.sync-units.unit-timeout=3s",
         "seckill.sync-units.sweep-every=200ms"})
 class SyncUnitCrashIT extends IntegrationTest {
 
