@@ -55,9 +55,25 @@ public class OrderBatchWriter {
     public Set<Long> persist(long voucherId, List<NewOrder> orders) {
         Set<Long> existing = existingIds(orders);
         List<NewOrder> fresh = orders.stream().filter(o -> !existing.contains(o.orderId())).toList();
-        if (fresh.isEmpty()) {
-            return existing;
+        if (!fresh.isEmpty()) {
+            insert(voucherId, fresh);
         }
+        return existing;
+    }
+
+    /**
+     * {@link #persist} for orders whose ids were issued for this very write (the sync path's): none can be in
+     * MySQL yet, so no query looks for them first (the primary key would refuse one anyway).
+     *
+     * @throws OrderRejectedException MySQL has fewer units left than the orders
+     * @throws org.springframework.dao.DataIntegrityViolationException a shopper holds an order of the voucher already
+     */
+    @Transactional
+    public void persistFresh(long voucherId, List<NewOrder> orders) {
+        insert(voucherId, orders);
+    }
+
+    private void insert(long voucherId, List<NewOrder> fresh) {
         if (vouchers.takeUnits(voucherId, fresh.size()) == 0) {
             throw new OrderRejectedException("MySQL has fewer than " + fresh.size() + " units left of voucher " + voucherId);
         }
@@ -68,7 +84,6 @@ public class OrderBatchWriter {
         }
         jdbc.batchUpdate("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, ?, ?)",
                 rows);
-        return existing;
     }
 
     private Set<Long> existingIds(List<NewOrder> orders) {

@@ -41,7 +41,7 @@ public class OrderWriter {
             throw new Refusal(Reason.ALREADY_ORDERED);
         }
         try {
-            writer.persist(voucherId, List.of(new NewOrder(orderId, shopperId, clock.millis())));
+            writer.persistFresh(voucherId, List.of(new NewOrder(orderId, shopperId, clock.millis())));
         } catch (OrderRejectedException noUnitLeft) {
             throw new Refusal(Reason.SOLD_OUT);
         } catch (DataIntegrityViolationException duplicate) {
