@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A shopper whose 201 was lost finds their order, sync mode (the default of the integration tests):
+ * A shopper whose 201 was lost finds their order, sync mode:
  * {@code GET /orders?voucherId}, the {@code orderId} of already-ordered whichever layer refuses, and
  * {@code Idempotency-Key} replays, also after a sell-out.
  */
