@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
 class ReadFromMasters {
 
     @Bean
-    RedissonAutoConfigurationCustomizer readFromMasters() {
+    RedissonAutoConfigurationCustomizer readsFromMasters() {
         return config -> {
             if (config.isClusterConfig()) {
                 config.useClusterServers().setReadMode(ReadMode.MASTER);
