@@ -3,16 +3,14 @@ package dev.seckill.durability;
 import dev.seckill.InstanceIdentity;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 
 import dev.seckill.shutdown.PeriodicTask;
 import dev.seckill.shutdown.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
-import org.redisson.client.codec.StringCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -20,9 +18,10 @@ import org.springframework.stereotype.Component;
 /**
  * Compares Redis's epoch marker with MySQL's at start-up and then every {@code epoch-check}. Equal: the
  * data set Redis holds is the one the platform has been writing to. Gone from Redis: Redis lost its data
- * (FLUSHALL, a restart without persistence, a failover to an empty replica), and with it every order it
- * had accepted and not yet handed to MySQL. That is logged as an error, counted, and recorded in MySQL
- * once however many instances notice; then a fresh marker is set so that the next loss is noticed too.
+ * (FLUSHALL, a restart without persistence, a failover to an empty replica; on a Redis Cluster, of any one
+ * master: see {@link EpochMarkers}), and with it every order it had accepted and not yet handed to MySQL.
+ * That is logged as an error, counted, and recorded in MySQL once however many instances notice; then a
+ * fresh marker is set so that the next loss is noticed too.
  * The check runs on its own thread with fixed delays (monotonic), never on the request path.
  */
 @Component
@@ -31,7 +30,7 @@ class RedisEpochWatcher extends PeriodicTask {
     static final String MARKER_KEY = "seckill:epoch";
     private static final Logger log = LoggerFactory.getLogger(RedisEpochWatcher.class);
 
-    private final RedissonClient redisson;
+    private final EpochMarkers markers;
     private final RedisDataLosses losses;
     private final Clock clock;
     private final String instanceId;
@@ -41,7 +40,7 @@ class RedisEpochWatcher extends PeriodicTask {
             MeterRegistry meters, InstanceIdentity identity) {
         // Below the web server's phase: at the default phase, the first check would run after the port opened.
         super("redis-epoch-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
-        this.redisson = redisson;
+        this.markers = new EpochMarkers(redisson, MARKER_KEY);
         this.losses = losses;
         this.clock = clock;
         this.instanceId = identity.instanceId();
@@ -52,13 +51,12 @@ class RedisEpochWatcher extends PeriodicTask {
     /** Runs one check; returns the epoch whose loss it recorded, if this instance was the one to record it. */
     Optional<String> check() {
         Optional<RedisDataLosses.Expected> expected = losses.expected();
-        RBucket<String> marker = redisson.getBucket(MARKER_KEY, StringCodec.INSTANCE);
-        String actual = marker.get();
-        if (expected.isPresent() && expected.get().epoch().equals(actual)) {
+        List<String> held = markers.read();
+        if (expected.isPresent() && EpochMarkers.allHold(held, expected.get().epoch())) {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        String current = adopt(marker);
+        String current = markers.moveOn(expected.map(RedisDataLosses.Expected::epoch).orElse(null), held);
         if (expected.isEmpty()) {
             losses.begin(current, now);
             return Optional.empty();
@@ -73,16 +71,6 @@ class RedisEpochWatcher extends PeriodicTask {
                 + "Run POST /admin/vouchers/{id}/reconcile for the sales still running. Keep Redis on AOF "
                 + "(appendfsync always) so that a restart loses nothing.", lost.epoch(), current, now);
         return Optional.of(lost.epoch());
-    }
-
-    /** The marker Redis holds after this call: ours if the key was free, else the one another instance set. */
-    private static String adopt(RBucket<String> marker) {
-        String candidate = UUID.randomUUID().toString();
-        if (marker.setIfAbsent(candidate)) {
-            return candidate;
-        }
-        String other = marker.get();
-        return other != null ? other : candidate;
     }
 
     @Override

@@ -46,8 +46,13 @@ abstract class TwoInstanceInvariants {
 
     /** One after the other: Spring Boot's logging set-up is not safe for two starts at once in one JVM. */
     static void startTwoInstances(String mode) {
-        instanceA = Instances.start(mode, "it-" + mode + "-a");
-        instanceB = Instances.start(mode, "it-" + mode + "-b");
+        startTwoInstances(mode, "it-" + mode, Map.of());
+    }
+
+    /** With settings of their own (another Redis, say), as {@code <prefix>-a} and {@code <prefix>-b}. */
+    static void startTwoInstances(String mode, String prefix, Map<String, String> overrides) {
+        instanceA = Instances.start(mode, prefix + "-a", overrides);
+        instanceB = Instances.start(mode, prefix + "-b", overrides);
     }
 
     /** 201 in sync mode (in MySQL already), 202 in async mode (accepted, on its way). */
