@@ -65,18 +65,23 @@ class SyncSale implements Sale {
             return soldOut(shopperId, voucherId, replayable);
         }
         rateLimits.requireOrderPermit(shopperId);
+        Decision taken;
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
             long orderId = ids.next();
-            Decision taken = takeCachedStock(voucherId, shopperId, orderId);
-            return switch (taken.outcome()) {
-                case ACCEPTED -> commit(shopperId, voucherId, orderId, replayable);
-                case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
-                case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
-                case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
-                        "The voucher's stock is being reset; try again in a moment");
-                case NOT_CACHED -> throw new Refusal(Reason.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
-            };
+            taken = takeCachedStock(voucherId, shopperId, orderId);
+            if (taken.outcome() == Outcome.ACCEPTED) {
+                return commit(shopperId, voucherId, orderId, replayable);
+            }
         }
+        // Refused by Redis: nothing of this shopper's is held, so the answer (maybe a MySQL read) needs no lock.
+        return switch (taken.outcome()) {
+            case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
+            case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
+            case RESETTING -> throw new Refusal(Reason.VOUCHER_BUSY,
+                    "The voucher's stock is being reset; try again in a moment");
+            case NOT_CACHED -> throw new Refusal(Reason.VOUCHER_BUSY, "The voucher's stock is being rebuilt");
+            case ACCEPTED -> throw new IllegalStateException("an accepted order was answered under the lock");
+        };
     }
 
     /** MySQL has the last word: its stock guard and its one-order-per-shopper key. */
