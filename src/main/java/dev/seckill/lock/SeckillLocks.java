@@ -1,10 +1,6 @@
 package dev.seckill.lock;
 
-import java.util.Collection;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.refusal.Reason;
@@ -14,7 +10,7 @@ import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
 
 /**
- * The two Redisson locks of the seckill path, named and timed from {@link LockSettings}. None takes a
+ * The Redisson locks of the seckill path, named and timed from {@link LockSettings}. None takes a
  * lease: the watchdog renews a held lock until it is released or its holder's process dies.
  */
 @Component
@@ -59,27 +55,33 @@ public class SeckillLocks {
     }
 
     /**
-     * Takes, without waiting, the locks of these shoppers for this voucher, all in one pipelined round;
-     * shoppers whose lock is held elsewhere are simply left out of the result.
+     * The shared side of a voucher's order-writes lock, without waiting: a consumer holds it while it
+     * writes a batch of the voucher's orders to MySQL, alongside every other consumer writing that voucher.
+     * Empty while a give-up holds the exclusive side: the batch is left for later.
+     *
+     * <p>Why one lock per batch and not the batch's shoppers' locks, as before: what needs excluding is a
+     * give-up (its unit back on sale) while another consumer, holding the same order after a claim, commits
+     * it; two writers of one order are harmless (the writer skips what MySQL has, the unique key refuses the
+     * rest). A lock per shopper cost two Redisson calls per order; this costs two per batch
+     * (docs/benchmarks.md, "The consumer's locks").
      */
-    public HeldShopperLocks tryLockShoppers(long voucherId, Collection<Long> shopperIds) {
-        long owner = Thread.currentThread().getId();
-        Map<Long, RLock> locks = new LinkedHashMap<>();
-        Map<Long, CompletableFuture<Boolean>> attempts = new LinkedHashMap<>();
-        for (long shopperId : new LinkedHashSet<>(shopperIds)) {
-            RLock lock = redisson.getLock(shopperLockName(voucherId, shopperId));
-            locks.put(shopperId, lock);
-            attempts.put(shopperId, lock.tryLockAsync(0, WATCHDOG, TimeUnit.MILLISECONDS, owner)
-                    .toCompletableFuture());
-        }
-        CompletableFuture.allOf(attempts.values().toArray(CompletableFuture[]::new)).join();
-        Map<Long, RLock> held = new LinkedHashMap<>();
-        attempts.forEach((shopperId, attempt) -> {
-            if (Boolean.TRUE.equals(attempt.join())) {
-                held.put(shopperId, locks.get(shopperId));
-            }
-        });
-        return new HeldShopperLocks(held, owner, meters);
+    public Optional<HeldLock> tryLockOrderWrites(long voucherId) {
+        RLock lock = redisson.getReadWriteLock(orderWritesLockName(voucherId)).readLock();
+        return tryLock(lock, 0) ? Optional.of(new HeldLock(lock, meters)) : Optional.empty();
+    }
+
+    /**
+     * The exclusive side of a voucher's order-writes lock, waiting up to {@code voucher-wait} for the batches
+     * being written to finish: held by a give-up while it asks MySQL whether the order is there and, if
+     * not, compensates. Empty if the writes did not pause within the wait (the give-up is tried later).
+     */
+    public Optional<HeldLock> lockOrderWritesExclusively(long voucherId) {
+        RLock lock = redisson.getReadWriteLock(orderWritesLockName(voucherId)).writeLock();
+        return tryLock(lock, settings.voucherWait().toMillis()) ? Optional.of(new HeldLock(lock, meters)) : Optional.empty();
+    }
+
+    String orderWritesLockName(long voucherId) {
+        return settings.prefix() + "order-writes:{" + voucherId + "}";
     }
 
     String shopperLockName(long voucherId, long shopperId) {

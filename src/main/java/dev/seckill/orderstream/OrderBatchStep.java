@@ -1,11 +1,12 @@
 package dev.seckill.orderstream;
 
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.seckill.AsyncMode;
-import dev.seckill.lock.HeldShopperLocks;
+import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderBatchWriter.NewOrder;
@@ -17,10 +18,11 @@ import dev.seckill.salestate.SoldOutFlags;
 import org.springframework.stereotype.Component;
 
 /**
- * Settles one batch read from a voucher's stream: takes its shoppers' locks, keeps the orders still
- * pending, writes them in one transaction and acknowledges them once it committed. A batch that fails
- * for something other than an outage is split to find the order that spoils it; that order goes to the
- * failure policy. Outages are thrown to the caller untouched: they count nothing.
+ * Settles one batch read from a voucher's stream: under the shared side of the voucher's order-writes lock,
+ * keeps the orders still pending, writes them in one transaction and acknowledges them once it committed.
+ * A batch that fails for something other than an outage is split to find the order that spoils it; that
+ * order goes to the failure policy once the lock is released (a give-up takes it alone). Outages are
+ * thrown to the caller untouched: they count nothing.
  */
 @AsyncMode
 @Component
@@ -49,25 +51,36 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
     public StreamPoller.Outcome handle(long voucherId, List<QueuedOrder> batch) {
         // Every voucher with a backlog passes here on some instance: its pending gauges start here.
         backlog.track(voucherId);
-        Set<Long> shoppers = new HashSet<>();
-        batch.forEach(order -> shoppers.add(order.shopperId()));
-        try (HeldShopperLocks held = locks.tryLockShoppers(voucherId, shoppers)) {
-            Set<Long> locked = held.shoppers();
-            List<QueuedOrder> mine = batch.stream().filter(o -> locked.contains(o.shopperId())).toList();
-            // Orders whose shopper is locked elsewhere stay delivered to us for later.
-            boolean leftForLater = mine.size() < batch.size();
-            Set<Long> pending = stream.stillPending(voucherId, mine);
-            // Orders no longer pending were acknowledged or given up by whoever held them before.
-            List<QueuedOrder> todo = mine.stream().filter(o -> pending.contains(o.orderId())).toList();
-            int retries = persist(voucherId, todo);
-            return new StreamPoller.Outcome(todo.size() - retries, leftForLater || retries > 0);
+        List<FailedOrder> failed = new ArrayList<>();
+        int considered;
+        Optional<HeldLock> writing = locks.tryLockOrderWrites(voucherId);
+        if (writing.isEmpty()) {
+            // A give-up of this voucher is deciding: the whole batch stays delivered to us for later.
+            return new StreamPoller.Outcome(0, true);
         }
+        try (HeldLock held = writing.get()) {
+            Set<Long> pending = stream.stillPending(voucherId, batch);
+            // Orders no longer pending were acknowledged or given up by whoever held them before.
+            List<QueuedOrder> todo = batch.stream().filter(o -> pending.contains(o.orderId())).toList();
+            persist(voucherId, todo, failed);
+            considered = todo.size();
+        }
+        // After the shared lock is released: a give-up takes the voucher's order-writes lock alone.
+        int retries = 0;
+        for (FailedOrder order : failed) {
+            retries += decide(voucherId, order);
+        }
+        return new StreamPoller.Outcome(considered - retries, retries > 0);
     }
 
-    /** Returns how many orders are left to retry later. */
-    private int persist(long voucherId, List<QueuedOrder> orders) {
+    /** An order that failed on its own (its batch split down to it), for the failure policy. */
+    private record FailedOrder(QueuedOrder order, RuntimeException failure) {
+    }
+
+    /** Writes the orders; the ones that fail on their own are added to {@code failed}. */
+    private void persist(long voucherId, List<QueuedOrder> orders, List<FailedOrder> failed) {
         if (orders.isEmpty()) {
-            return 0;
+            return;
         }
         long start = System.nanoTime();
         try {
@@ -81,20 +94,26 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
             }
             if (orders.size() > 1) {
                 // Find the order that spoils the batch: one transaction each.
-                return orders.stream().mapToInt(order -> persist(voucherId, List.of(order))).sum();
+                orders.forEach(order -> persist(voucherId, List.of(order), failed));
+                return;
             }
-            Decision decision = policy.failed(orders.get(0), e);
-            if (decision == Decision.COMPENSATED) {
-                meters.givenUp(voucherId, SaleMeters.GiveUpReason.COMPENSATED);
-                soldOut.clear(voucherId); // its unit is back: let every instance sell it again
-            } else if (decision == Decision.GAVE_UP_AS_DUPLICATE) {
-                meters.givenUp(voucherId, SaleMeters.GiveUpReason.DUPLICATE);
-            }
-            return decision == Decision.RETRY_LATER ? 1 : 0;
+            failed.add(new FailedOrder(orders.get(0), e));
+            return;
         }
         // Outside the try: committed orders whose acknowledgement fails count no attempt. The failure
         // reaches the poller as an outage; the redelivery finds the orders in MySQL and acknowledges them.
         stream.acknowledge(voucherId, orders);
-        return 0;
+    }
+
+    /** Returns 1 if the order is left to retry later, else 0. */
+    private int decide(long voucherId, FailedOrder failed) {
+        Decision decision = policy.failed(failed.order(), failed.failure());
+        if (decision == Decision.COMPENSATED) {
+            meters.givenUp(voucherId, SaleMeters.GiveUpReason.COMPENSATED);
+            soldOut.clear(voucherId); // its unit is back: let every instance sell it again
+        } else if (decision == Decision.GAVE_UP_AS_DUPLICATE) {
+            meters.givenUp(voucherId, SaleMeters.GiveUpReason.DUPLICATE);
+        }
+        return decision == Decision.RETRY_LATER ? 1 : 0;
     }
 }

@@ -1,8 +1,11 @@
 package dev.seckill.orderstream;
 
 import java.util.List;
+import java.util.Optional;
 
 import dev.seckill.AsyncMode;
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
 import dev.seckill.orderstream.FailureClassifier.Failure;
 import dev.seckill.salestate.ConsumerStream;
 import dev.seckill.salestate.QueuedOrder;
@@ -40,11 +43,13 @@ class OrderFailurePolicy {
 
     private final ConsumerStream stream;
     private final OrderLookup mysql;
+    private final SeckillLocks locks;
     private final int maxAttempts;
 
-    OrderFailurePolicy(ConsumerStream stream, OrderLookup mysql, StreamSettings settings) {
+    OrderFailurePolicy(ConsumerStream stream, OrderLookup mysql, SeckillLocks locks, StreamSettings settings) {
         this.stream = stream;
         this.mysql = mysql;
+        this.locks = locks;
         this.maxAttempts = settings.maxAttempts();
     }
 
@@ -75,7 +80,23 @@ class OrderFailurePolicy {
         return giveUp(order, attempts, reason(failure));
     }
 
+    /**
+     * Alone with the voucher's order writes: no consumer that holds this order too (after a claim) can
+     * commit it between MySQL's answer and the compensation.
+     */
     private Decision giveUp(QueuedOrder order, long attempts, String reason) {
+        Optional<HeldLock> alone = locks.lockOrderWritesExclusively(order.voucherId());
+        if (alone.isEmpty()) {
+            log.warn("Order {} failed {} attempts; the voucher's order writes did not pause for its give-up: "
+                    + "tried again later", order.orderId(), attempts);
+            return Decision.RETRY_LATER;
+        }
+        try (HeldLock held = alone.get()) {
+            return giveUpAlone(order, attempts, reason);
+        }
+    }
+
+    private Decision giveUpAlone(QueuedOrder order, long attempts, String reason) {
         switch (mysql.find(order)) {
             case THIS_ORDER -> {
                 stream.acknowledge(order.voucherId(), List.of(order));

@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ul>
  *   <li>a give-up: {@value #POISONED} orders accepted early cannot be written (MySQL already holds a row of
  *       their shoppers: the unique key refuses them) and are held back until after the sell-out (the test
- *       holds their shoppers' locks, so no consumer takes them); released, each is given up at its first
- *       failure ({@code max-attempts=1}) and its unit returns;</li>
+ *       holds the voucher's order-writes lock, so no consumer writes any of its orders until then);
+ *       released, each is given up at its first failure ({@code max-attempts=1}) and its unit returns;</li>
  *   <li>a restock (the admin reset, with more stock), followed by a stale sold-out message to every
  *       instance: what a request that read "sold out" before the restock and reported it after spreads.
  *       Before flags healed, that message left every instance refusing the restocked units for good.</li>
@@ -93,9 +93,11 @@ class SoldOutHealChaosIT {
         // The first shoppers of the burst: their orders are accepted before the sell-out.
         Set<Long> poisoned = new HashSet<>();
         tokens.subList(0, POISONED).forEach(token -> poisoned.add(Tokens.shopperId(token)));
+        // No consumer writes any of the voucher's orders until the sell-out: the poisoned ones are accepted
+        // early and must be given up late.
+        holdOrderWrites(voucherId);
         int row = 0;
         for (long shopper : poisoned) {
-            holdShopperLock(voucherId, shopper);
             // Far below any generated id (those are time-ordered 64-bit numbers).
             db("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'FAILED', NOW(3))",
                     9_000_000_000L + voucherId * 1_000 + row++, shopper, voucherId);
@@ -110,7 +112,7 @@ class SoldOutHealChaosIT {
                         + " held orders: given up, their units back", () -> {
                     awaitRedis("sold out", Duration.ofSeconds(30), "0", "get", VoucherKeys.stock(voucherId));
                     releasedAt.set(System.nanoTime());
-                    redis.cli(lockNames(voucherId, poisoned));
+                    redis.cli("del", orderWritesLockName(voucherId));
                 }),
                 new PacedBurst.Fault(Duration.ofSeconds(1), "once those units sold again, restock +" + RESTOCK
                         + ", then a stale sold-out message to every instance", () -> {
@@ -218,10 +220,13 @@ class SoldOutHealChaosIT {
                 .map(id -> Long.parseLong(id.substring(0, id.indexOf('-')))).sorted().toList();
     }
 
-    /** A Redisson lock of the shopper's, held by nobody the app knows: its consumers skip the shopper's orders. */
-    private static void holdShopperLock(long voucherId, long shopper) throws Exception {
-        String name = lockName(voucherId, shopper);
-        redis.cli("hset", name, "chaos-test:1", "1");
+    /**
+     * The voucher's order-writes lock, held alone by nobody the app knows (a Redisson read-write lock in write
+     * mode): its consumers leave its batches for later, and no give-up can have it.
+     */
+    private static void holdOrderWrites(long voucherId) throws Exception {
+        String name = orderWritesLockName(voucherId);
+        redis.cli("hset", name, "mode", "write", "chaos-test:1:write", "1");
         redis.cli("pexpire", name, "120000");
     }
 
@@ -230,14 +235,8 @@ class SoldOutHealChaosIT {
                 .until(() -> expected.equals(redis.cli(command)));
     }
 
-    private static String[] lockNames(long voucherId, Set<Long> shoppers) {
-        List<String> command = new ArrayList<>(List.of("del"));
-        shoppers.forEach(shopper -> command.add(lockName(voucherId, shopper)));
-        return command.toArray(String[]::new);
-    }
-
-    private static String lockName(long voucherId, long shopper) {
-        return "seckill:lock:shopper:{" + voucherId + "}:" + shopper;
+    private static String orderWritesLockName(long voucherId) {
+        return "seckill:lock:order-writes:{" + voucherId + "}";
     }
 
     private static List<String> failedOrderIds(long voucherId) throws Exception {

@@ -11,7 +11,7 @@ import dev.seckill.orderstream.OrderEnqueue;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
-import dev.seckill.support.ShopperLockHolder;
+import dev.seckill.support.OrderWritesHolder;
 import dev.seckill.support.Tokens;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -51,8 +51,8 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
 
         Response first;
         String orderId;
-        // While the shopper's lock is held elsewhere no consumer can write the order: it stays pending.
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, Tokens.shopperId(shopper))) {
+        // While the voucher's order writes are held elsewhere no consumer can write the order: it stays pending.
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId)) {
             first = api.seckill(voucherId, shopper).expectStatus(202);
             orderId = orderIdOf(first);
 
@@ -178,7 +178,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         List<String> tokens = api.mintShoppers(3);
         String written = orderIdOf(api.seckill(voucherId, tokens.get(0)).expectStatus(202));
         api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, Tokens.shopperId(tokens.get(1)))) {
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId)) {
             String pending = orderIdOf(api.seckill(voucherId, tokens.get(1)).expectStatus(202));
             Map<String, String> before = shopperOrders(voucherId);
             assertThat(before).containsExactlyInAnyOrderEntriesOf(Map.of(

@@ -5,7 +5,7 @@ import java.util.List;
 
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.salestate.VoucherKeys;
-import dev.seckill.support.ShopperLockHolder;
+import dev.seckill.support.OrderWritesHolder;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.Tokens;
@@ -41,8 +41,8 @@ class AsyncPathIT extends IntegrationTest {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
         String orderId;
-        // While the shopper's lock is held elsewhere, no consumer may write the order: it waits.
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId(token))) {
+        // While the voucher's order writes are held elsewhere, no consumer may write the order: it waits.
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId)) {
             Response placed = api.seckill(voucherId, token).expectStatus(202);
             orderId = placed.json().path("orderId").asString();
             assertThat(placed.json().path("status").asString()).isEqualTo("PENDING");
@@ -171,7 +171,7 @@ class AsyncPathIT extends IntegrationTest {
     void aResetWaitsForOrdersStillOnTheirWay() throws Exception {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, shopperId(token))) {
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId)) {
             api.seckill(voucherId, token).expectStatus(202);
             api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}").expectProblem(409, "orders-pending");
         }

@@ -4,10 +4,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.lock.HeldShopperLocks;
+import dev.seckill.lock.HeldLock;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.order.OrderBatchWriter;
@@ -19,16 +20,18 @@ import dev.seckill.salestate.StreamSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.mockito.InOrder;
 import org.redisson.client.RedisConnectionException;
 import org.springframework.dao.DuplicateKeyException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.atLeastOnce;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -47,17 +50,17 @@ class OrderBatchStepTest {
     final SoldOutFlags soldOut = mock(SoldOutFlags.class);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final SaleMeters meters = new SaleMeters(registry, new SeckillSettings(SeckillSettings.Mode.ASYNC));
-    final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, SETTINGS),
+    final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, locks, SETTINGS),
             soldOut, meters, new PendingBacklog(vouchers -> new Reading(Set.of(), Map.of()), registry,
                     Clock.systemUTC(), System::nanoTime));
 
+    final HeldLock shared = mock(HeldLock.class);
+    final HeldLock exclusive = mock(HeldLock.class);
+
     @BeforeEach
-    void everyShopperLockIsFree() {
-        when(locks.tryLockShoppers(anyLong(), anyCollection())).thenAnswer(call -> {
-            HeldShopperLocks held = mock(HeldShopperLocks.class);
-            when(held.shoppers()).thenReturn(Set.copyOf(call.<java.util.Collection<Long>>getArgument(1)));
-            return held;
-        });
+    void theVouchersOrderWritesAreFree() {
+        when(locks.tryLockOrderWrites(anyLong())).thenReturn(Optional.of(shared));
+        when(locks.lockOrderWritesExclusively(anyLong())).thenReturn(Optional.of(exclusive));
     }
 
     @Test
@@ -122,22 +125,56 @@ class OrderBatchStepTest {
     }
 
     @Test
-    void ordersOfShoppersLockedElsewhereOrNoLongerPendingAreNotWritten() {
+    void ordersNoLongerPendingAreNotWritten() {
         QueuedOrder mine = stream.accept(1, 10, 7);
-        QueuedOrder lockedElsewhere = stream.accept(1, 11, 8);
         QueuedOrder settledBefore = stream.accept(1, 12, 9);
         stream.pending.remove(12L);
-        when(locks.tryLockShoppers(anyLong(), anyCollection())).thenAnswer(call -> {
-            HeldShopperLocks held = mock(HeldShopperLocks.class);
-            when(held.shoppers()).thenReturn(Set.of(7L, 9L));
-            return held;
-        });
         when(writer.persist(eq(1L), anyList())).thenReturn(Set.of());
 
-        assertThat(step.handle(1, List.of(mine, lockedElsewhere, settledBefore)))
-                .isEqualTo(new StreamPoller.Outcome(1, true));
+        assertThat(step.handle(1, List.of(mine, settledBefore))).isEqualTo(new StreamPoller.Outcome(1, false));
         verify(writer).persist(eq(1L), argThat(orders -> orders.size() == 1 && orders.get(0).orderId() == 10));
         assertThat(stream.acknowledged).containsExactly(mine);
+        verify(shared).close();
+    }
+
+    @Test
+    void aBatchWhileAGiveUpHoldsTheVoucherIsLeftWholeForLater() {
+        QueuedOrder order = stream.accept(1, 10, 7);
+        when(locks.tryLockOrderWrites(1L)).thenReturn(Optional.empty());
+
+        assertThat(step.handle(1, List.of(order))).isEqualTo(new StreamPoller.Outcome(0, true));
+        verify(writer, never()).persist(anyLong(), anyList());
+        assertThat(stream.acknowledged).isEmpty();
+        assertThat(stream.pending).contains(10L);
+    }
+
+    @Test
+    void aGiveUpWaitsUntilTheBatchReleasedItsSharedLockThenDecidesAlone() {
+        QueuedOrder poison = stream.accept(1, 10, 7);
+        when(writer.persist(eq(1L), anyList())).thenThrow(new DuplicateKeyException("uk_user_voucher"));
+        for (int attempt = 1; attempt < SETTINGS.maxAttempts(); attempt++) {
+            step.handle(1, List.of(poison));
+        }
+        step.handle(1, List.of(poison));
+
+        InOrder order = inOrder(shared, locks, exclusive);
+        order.verify(shared, atLeastOnce()).close();
+        order.verify(locks).lockOrderWritesExclusively(1L);
+        order.verify(exclusive).close();
+        assertThat(stream.compensated).containsExactly(poison);
+    }
+
+    @Test
+    void aGiveUpThatCannotHaveTheVoucherAloneCompensatesNothingAndIsTriedLater() {
+        QueuedOrder poison = stream.accept(1, 10, 7);
+        when(writer.persist(eq(1L), anyList())).thenThrow(new DuplicateKeyException("uk_user_voucher"));
+        when(locks.lockOrderWritesExclusively(1L)).thenReturn(Optional.empty());
+        for (int attempt = 1; attempt <= SETTINGS.maxAttempts() + 1; attempt++) {
+            assertThat(step.handle(1, List.of(poison))).isEqualTo(new StreamPoller.Outcome(0, true));
+        }
+        assertThat(stream.compensated).isEmpty();
+        assertThat(stream.pending).contains(10L);
+        assertThat(mysql.lookups).isZero();
     }
 
     private double count(String counter) {

@@ -2,6 +2,7 @@ package dev.seckill.orderstream;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import com.mysql.cj.jdbc.exceptions.MySQLTimeoutException;
 import com.mysql.cj.jdbc.exceptions.SQLError;
@@ -10,12 +11,20 @@ import dev.seckill.orderstream.OrderFailurePolicy.Decision;
 import dev.seckill.orderstream.OrderLookup.Found;
 import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.salestate.StreamSettings;
+import dev.seckill.lock.HeldLock;
+import dev.seckill.lock.SeckillLocks;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.anyLong;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What one failing order comes to, against a fake stream and a fake MySQL. */
@@ -27,7 +36,14 @@ class OrderFailurePolicyTest {
 
     final FakeConsumerStream stream = new FakeConsumerStream();
     final FakeMySql mysql = new FakeMySql();
-    final OrderFailurePolicy policy = new OrderFailurePolicy(stream, mysql, SETTINGS);
+    final SeckillLocks locks = mock(SeckillLocks.class);
+    final HeldLock alone = mock(HeldLock.class);
+    final OrderFailurePolicy policy = new OrderFailurePolicy(stream, mysql, locks, SETTINGS);
+
+    @BeforeEach
+    void theVoucherCanBeHadAlone() {
+        when(locks.lockOrderWritesExclusively(anyLong())).thenReturn(Optional.of(alone));
+    }
     final QueuedOrder order = stream.accept(1, 10, 7);
 
     @Test
@@ -73,6 +89,19 @@ class OrderFailurePolicyTest {
         stream.attempts.put(order.messageId(), 2L);
         assertThat(policy.failed(order, duplicate)).isEqualTo(Decision.GIVEN_UP_ALREADY);
         assertThat(stream.compensated).hasSize(1);
+        verify(alone, times(2)).close();
+    }
+
+    @Test
+    void aGiveUpWhileTheVouchersWritesGoOnIsTriedLaterWithoutAskingMySqlOrCompensating() {
+        stream.attempts.put(order.messageId(), 2L);
+        when(locks.lockOrderWritesExclusively(order.voucherId())).thenReturn(Optional.empty());
+        RuntimeException duplicate = jdbc("Duplicate entry '7-1' for key 'uk_voucher_order_user_voucher'", "23000", 1062);
+
+        assertThat(policy.failed(order, duplicate)).isEqualTo(Decision.RETRY_LATER);
+        assertThat(mysql.lookups).isZero();
+        assertThat(stream.compensated).isEmpty();
+        assertThat(stream.pending).contains(10L);
     }
 
     @Test

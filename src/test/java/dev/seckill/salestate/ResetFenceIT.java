@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 import dev.seckill.lock.SeckillLocks;
 import dev.seckill.support.Api;
 import dev.seckill.support.IntegrationTest;
-import dev.seckill.support.ShopperLockHolder;
+import dev.seckill.support.OrderWritesHolder;
 import dev.seckill.support.Tokens;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -96,8 +96,8 @@ class ResetFenceIT extends IntegrationTest {
     void aResetRefusedForPendingOrdersLeavesNoFence() throws Exception {
         long voucherId = api.createVoucher(5);
         String token = api.mintShoppers(1).get(0);
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, Tokens.shopperId(token))) {
-            api.seckill(voucherId, token).expectStatus(202); // stays pending while its shopper is locked
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId)) {
+            api.seckill(voucherId, token).expectStatus(202); // stays pending while the voucher's writes are held
             api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":9}")
                     .expectProblem(409, "orders-pending");
             assertThat(fence(voucherId).isExists()).isFalse();
@@ -133,7 +133,7 @@ class ResetFenceIT extends IntegrationTest {
     void aResetThatOutlivedItsFenceCountsTheOrdersAcceptedMeanwhile() throws Exception {
         long voucherId = api.createVoucher(10);
         String token = api.mintShoppers(1).get(0);
-        try (ShopperLockHolder held = new ShopperLockHolder(locks, voucherId, Tokens.shopperId(token));
+        try (OrderWritesHolder held = new OrderWritesHolder(locks, voucherId);
                 ResetFence fenced = stock.fence(voucherId)) {
             fence(voucherId).delete(); // expired
             api.seckill(voucherId, token).expectStatus(202);
