@@ -2,6 +2,7 @@ package dev.seckill.orderstream;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
@@ -68,6 +69,14 @@ public class OrderEnqueue {
             }
             throw e;
         }
+    }
+
+    /**
+     * {@link #enqueue} without waiting: completes on Redisson's I/O thread when the shared call answers (or
+     * fails with what Redisson threw). Whatever runs on it must not block.
+     */
+    public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis));
     }
 
     /** Enqueue calls sent and the orders they carried, since start (fewer calls than orders: shared calls). */

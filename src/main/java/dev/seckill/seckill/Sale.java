@@ -1,5 +1,7 @@
 package dev.seckill.seckill;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * The purchase decision: one shopper, one voucher, at most one order each, never more orders than stock.
  * Two adapters, chosen by {@code seckill.mode} so that only the configured one exists: {@link AsyncSale}
@@ -16,6 +18,16 @@ public interface Sale {
      *        instead of already-ordered or sold-out
      */
     PlacedOrder place(long shopperId, long voucherId, boolean replayable);
+
+    /**
+     * {@link #place}, answered when the decision is there: what is decided before Redis is thrown at once (a
+     * {@link dev.seckill.refusal.Refusal}, as from {@code place}); the stage completes with the order, or
+     * fails with a {@code Refusal} or an outage, possibly on Redis's I/O thread. A path that holds locks
+     * around its transaction (sync) decides while the caller waits and hands back a completed stage.
+     */
+    default CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable) {
+        return CompletableFuture.completedFuture(place(shopperId, voucherId, replayable));
+    }
 
     /** Whether a placed order is in MySQL already (sync: CONFIRMED) or on its way there (async: PENDING). */
     boolean confirmsAtOnce();

@@ -41,6 +41,7 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    static final String UNEXPECTED = "Unexpected error; it was logged";
 
     @ExceptionHandler(Refusal.class)
     ResponseEntity<ProblemDetail> handleRefusal(Refusal refusal) {
@@ -110,7 +111,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         }
         log.error("Unexpected error", ex);
         ProblemCode code = ProblemCode.INTERNAL_ERROR;
-        return ResponseEntity.status(code.status()).body(problemOf(code, "Unexpected error; it was logged"));
+        return ResponseEntity.status(code.status()).body(problemOf(code, UNEXPECTED));
     }
 
     /** Spring MVC's own exceptions (bad JSON, wrong method, type mismatch, ...) get a code too. */

@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes a refusal straight to the response, byte for byte the body {@link ApiExceptionHandler} would
@@ -15,6 +17,8 @@ import jakarta.servlet.http.HttpServletResponse;
 public final class ProblemResponses {
 
     public static final String CONTENT_TYPE = "application/problem+json";
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemResponses.class);
 
     private ProblemResponses() {
     }
@@ -33,8 +37,32 @@ public final class ProblemResponses {
      * The code {@link ApiExceptionHandler} answers an exception that is no {@link SeckillProblem} with:
      * backend-unavailable for an outage, else internal-error. For counting answers that go through it.
      */
-    public static ProblemCode codeOf(RuntimeException failure) {
+    public static ProblemCode codeOf(Throwable failure) {
         return Outages.isOutage(failure) ? ProblemCode.BACKEND_UNAVAILABLE : ProblemCode.INTERNAL_ERROR;
+    }
+
+    /**
+     * What {@link ApiExceptionHandler} answers a failure that is no {@link SeckillProblem} with (503
+     * backend-unavailable with its Retry-After for an outage, else 500 internal-error, logged), written
+     * straight to the response: for an answer given after the handler returned, which no exception
+     * handler sees (the asynchronous order path).
+     */
+    public static void writeFailure(HttpServletResponse response, Throwable failure, String instance) throws IOException {
+        ProblemCode code = codeOf(failure);
+        String detail;
+        if (code == ProblemCode.BACKEND_UNAVAILABLE) {
+            log.warn("Backend unavailable: {}", failure.toString());
+            detail = code.title();
+        } else {
+            log.error("Unexpected error", failure);
+            detail = ApiExceptionHandler.UNEXPECTED;
+        }
+        response.setStatus(code.status().value());
+        ApiExceptionHandler.headersFor(code).forEach((name, values) -> values.forEach(v -> response.addHeader(name, v)));
+        byte[] body = render(code, detail, instance);
+        response.setContentType(CONTENT_TYPE);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
     }
 
     /** The same fields, in the same order, as Spring's ProblemDetail serialization. */

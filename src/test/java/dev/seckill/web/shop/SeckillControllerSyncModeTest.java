@@ -12,6 +12,8 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static dev.seckill.web.SliceAuth.shopper;
+import static org.mockito.ArgumentMatchers.anyBoolean;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
@@ -35,6 +37,7 @@ class SeckillControllerSyncModeTest {
         Sale sale() {
             Sale sale = mock(Sale.class);
             given(sale.confirmsAtOnce()).willReturn(true);
+            given(sale.placeAsync(anyLong(), anyLong(), anyBoolean())).willCallRealMethod(); // decided while the request waits
             given(sale.place(42, 7, false)).willReturn(new PlacedOrder(118_324_446_380_449_792L, false));
             given(sale.place(42, 7, true)).willReturn(new PlacedOrder(118_324_446_380_449_792L, true));
             return sale;

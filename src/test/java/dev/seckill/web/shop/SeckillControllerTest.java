@@ -1,5 +1,6 @@
 package dev.seckill.web.shop;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
@@ -13,6 +14,7 @@ import dev.seckill.web.RefusalAnswers;
 import dev.seckill.web.RefusalAnswers.Answer;
 import dev.seckill.web.SliceAuth;
 import dev.seckill.web.WebSlice;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,14 +25,18 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.ResultActions;
 
 import static dev.seckill.web.SliceAuth.bearer;
 import static dev.seckill.web.SliceAuth.shopper;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.willCallRealMethod;
+import static org.mockito.BDDMockito.willReturn;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -38,6 +44,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -59,6 +66,63 @@ class SeckillControllerTest {
 
     @MockitoBean
     SaleMeters meters;
+
+    /** The answers decided before the handler returns: the sale's default stage, completed by place(). */
+    @BeforeEach
+    void decidedWhileTheRequestWaits() {
+        willCallRealMethod().given(sale).placeAsync(anyLong(), anyLong(), anyBoolean());
+    }
+
+    @Test
+    void anOrderDecidedLaterIsAnsweredWhenItsCallAnswersWithNoThreadWaiting() throws Exception {
+        CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
+        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+
+        MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
+        assertThat(result.getResponse().getContentAsString()).as("nothing answered before Redis did").isEmpty();
+        decision.complete(new PlacedOrder(ORDER, false));
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(202);
+        assertThat(result.getResponse().getContentAsString())
+                .isEqualTo("{\"orderId\":\"" + ORDER + "\",\"voucherId\":7,\"status\":\"PENDING\"}");
+        assertThat(result.getRequest().isAsyncStarted()).as("the request was completed").isFalse();
+    }
+
+    @Test
+    void aRefusalDecidedLaterIsItsProblemAndCounted() throws Exception {
+        CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
+        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+
+        MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
+        decision.completeExceptionally(Refusal.alreadyOrdered(ORDER));
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(409);
+        assertThat(result.getResponse().getContentType()).isEqualTo("application/problem+json");
+        assertThat(result.getResponse().getContentAsString()).contains("\"code\":\"already-ordered\"")
+                .contains("\"orderId\":\"" + ORDER + "\"");
+        verify(meters).refused(VOUCHER, "already-ordered");
+    }
+
+    @ParameterizedTest
+    @MethodSource("outages")
+    void anOutageDecidedLaterIsBackendUnavailableAndABugAnInternalError(RuntimeException outage) throws Exception {
+        CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
+        CompletableFuture<PlacedOrder> bug = new CompletableFuture<>();
+        willReturn(decision, bug).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+
+        MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
+        decision.completeExceptionally(outage);
+        assertThat(result.getResponse().getStatus()).isEqualTo(503);
+        assertThat(result.getResponse().getHeader("Retry-After")).isEqualTo("1");
+        assertThat(result.getResponse().getContentAsString()).contains("\"code\":\"backend-unavailable\"");
+        verify(meters).refused(VOUCHER, "backend-unavailable");
+
+        MvcResult broken = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
+        bug.completeExceptionally(new IllegalStateException("secret internals"));
+        assertThat(broken.getResponse().getStatus()).isEqualTo(500);
+        assertThat(broken.getResponse().getContentAsString()).contains("\"code\":\"internal-error\"")
+                .contains("Unexpected error; it was logged").doesNotContain("secret");
+    }
 
     @Test
     void aPlacedOrderIsAcceptedAsPendingWithItsIdAsAString() throws Exception {
