@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.seckill.metrics.SaleMeters;
 import dev.seckill.refusal.Reason;
@@ -12,12 +11,10 @@ import dev.seckill.refusal.Refusal;
 import dev.seckill.seckill.PlacedOrder;
 import dev.seckill.seckill.Sale;
 import dev.seckill.security.CurrentShopper;
+import dev.seckill.web.LateAnswer;
 import dev.seckill.web.ProblemResponses;
 import dev.seckill.web.Refusals;
 import dev.seckill.web.SeckillProblem;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.constraints.Pattern;
@@ -103,62 +100,19 @@ public class SeckillController {
             return;
         }
         // No thread waits for Redis: the answer is written when the purchase script's call answers.
-        AsyncContext async = request.startAsync();
-        async.setTimeout(ANSWER_TIMEOUT_MILLIS);
-        AtomicBoolean answered = new AtomicBoolean();
-        async.addListener(new TimeoutAnswer(answered, voucherId, request, response));
-        placing.whenComplete((placed, failure) -> {
-            if (!answered.compareAndSet(false, true)) {
-                return; // timed out and answered already; the order itself stands or not, as Redis decided
-            }
-            try {
-                answer(placing, voucherId, request, response);
-            } catch (IOException | RuntimeException lost) {
-                // The client went away, or the answer could not be written: nothing is left to tell anyone.
-                log.debug("Could not write the answer to order request for voucher {}: {}", voucherId, lost.toString());
-            } finally {
-                async.complete();
-            }
-        });
+        LateAnswer late = LateAnswer.start(request, ANSWER_TIMEOUT_MILLIS, () -> answerQuietly(
+                CompletableFuture.failedFuture(new RedisTimeoutException("No answer from Redis within "
+                        + ANSWER_TIMEOUT_MILLIS + " ms")), voucherId, request, response));
+        placing.whenComplete((placed, failure) -> late.decided(() -> answerQuietly(placing, voucherId, request, response)));
     }
 
-    /**
-     * Past {@link #ANSWER_TIMEOUT_MILLIS} Tomcat would answer on its own and recycle the response while the
-     * call may still answer into it: this answers first, as an outage, and the late answer is dropped.
-     */
-    private final class TimeoutAnswer implements AsyncListener {
-
-        private final AtomicBoolean answered;
-        private final long voucherId;
-        private final HttpServletRequest request;
-        private final HttpServletResponse response;
-
-        TimeoutAnswer(AtomicBoolean answered, long voucherId, HttpServletRequest request, HttpServletResponse response) {
-            this.answered = answered;
-            this.voucherId = voucherId;
-            this.request = request;
-            this.response = response;
-        }
-
-        @Override
-        public void onTimeout(AsyncEvent event) throws IOException {
-            if (answered.compareAndSet(false, true)) {
-                answerFailure(new RedisTimeoutException("No answer from Redis within " + ANSWER_TIMEOUT_MILLIS + " ms"),
-                        voucherId, request, response);
-                event.getAsyncContext().complete();
-            }
-        }
-
-        @Override
-        public void onComplete(AsyncEvent event) {
-        }
-
-        @Override
-        public void onError(AsyncEvent event) {
-        }
-
-        @Override
-        public void onStartAsync(AsyncEvent event) {
+    private void answerQuietly(CompletableFuture<PlacedOrder> placing, long voucherId, HttpServletRequest request,
+            HttpServletResponse response) {
+        try {
+            answer(placing, voucherId, request, response);
+        } catch (IOException | RuntimeException lost) {
+            // The client went away, or the answer could not be written: nothing is left to tell anyone.
+            log.debug("Could not write the answer to an order request for voucher {}: {}", voucherId, lost.toString());
         }
     }
 
