@@ -5,7 +5,7 @@ import java.util.Arrays;
 /** What goes wrong during a run, switched on per run; {@link Strategy#faults()} says where each applies. */
 public enum Fault {
     NONE("none"),
-    /** Every {@code pause-every}-th holder stalls {@code pause} between reading and writing the stock. */
+    /** Every {@code pause-every}-th holder, if it found stock left, stalls {@code pause} before writing it back. */
     PAUSE("pause"),
     /**
      * The holder of attempt {@code crash-at} dies right after its SETNX, before its EXPIRE: it leaves in Redis what

@@ -32,6 +32,17 @@ public class LabRuns {
     public record Choice(String strategy, String articles, List<String> faults) {
     }
 
+    /** The timings every run uses, for the report beside its numbers. */
+    public record Timings(long leaseMs, long watchdogTimeoutMs, long lockWaitMs, long spinMs, long workMs,
+            long pauseMs, int pauseEvery, int crashAt, int nodes) {
+    }
+
+    public Timings timings() {
+        return new Timings(settings.lease().toMillis(), settings.watchdogTimeout().toMillis(),
+                settings.lockWait().toMillis(), settings.spin().toMillis(), settings.work().toMillis(),
+                settings.pause().toMillis(), settings.pauseEvery(), settings.crashAt(), settings.nodes().size());
+    }
+
     public List<Choice> choices() {
         return Arrays.stream(Strategy.values()).map(s -> new Choice(s.id(), s.articles(),
                 Arrays.stream(Fault.values()).filter(s::takes).map(Fault::id).toList())).toList();

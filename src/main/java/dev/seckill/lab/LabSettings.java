@@ -26,7 +26,8 @@ import org.springframework.validation.annotation.Validated;
  *                        business"), so that a broken lock shows within a short run
  * @param pause           the pause fault: a holder stalls this long (a GC pause, a slow call); longer than the
  *                        lease and the watchdog timeout
- * @param pauseEvery      the pause fault hits every n-th holder (counted over both instances)
+ * @param pauseEvery      the pause fault hits every n-th holder (counted over both instances) if it found stock left:
+ *                        a pause after the sell-out would show nothing, so keep it well below the run's stock
  * @param crashAt         the crash faults hit the holder of the n-th attempt
  * @param nodeTimeout     connect and command timeout towards the lab's nodes; a stopped node costs this, once
  */

@@ -42,6 +42,12 @@ class LabController {
         return runs.choices();
     }
 
+    /** The lease, pause, waits and fault positions every run uses. */
+    @GetMapping("/admin/lab/settings")
+    LabRuns.Timings settings() {
+        return runs.timings();
+    }
+
     /** @param fault {@code none} when absent */
     record RunRequest(@NotBlank @Size(max = 40) String strategy, @Size(max = 40) String fault,
             @Positive @Max(1_000_000) int stock) {
