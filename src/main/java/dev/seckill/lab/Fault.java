@@ -8,12 +8,12 @@ public enum Fault {
     /** Every {@code pause-every}-th holder, if it found stock left, stalls {@code pause} before writing it back. */
     PAUSE("pause"),
     /**
-     * The holder of attempt {@code crash-at} dies right after its SETNX, before its EXPIRE: it leaves in Redis what
+     * The {@code crash-at}-th holder dies right after its SETNX, before its EXPIRE: it leaves in Redis what
      * a crash leaves, a lock nobody will delete or expire.
      */
     CRASH_BEFORE_EXPIRY("crash-before-expiry"),
     /**
-     * The holder of attempt {@code crash-at} dies inside the critical section: nothing released; a Redisson holder's
+     * The {@code crash-at}-th holder (a Redisson one: attempt {@code crash-at}) dies inside the critical section: nothing released; a Redisson holder's
      * process (its own clients, and with them its watchdog) is shut down.
      */
     CRASH_HOLDING("crash-holding"),

@@ -85,9 +85,11 @@ public class LabDeductions {
     }
 
     private Attempt locked(LabRun run, long attempt) throws InterruptedException {
-        boolean doomed = run.fault().crashes() && attempt == settings.crashAt();
-        // A Redisson holder's watchdog runs in its process: to die, the holder needs a process of its own.
-        LabProcess holder = doomed && run.strategy().redisson() ? LabProcess.start(settings) : process;
+        // A Redisson holder's watchdog runs in its process: to die, the holder needs a process of its own before it
+        // asks for the lock, so it is chosen by its attempt's number. Any other holder is chosen once it has the lock
+        // (the crash-at-th to take it): under 200 spinning contenders the crash-at-th attempt may get it last.
+        boolean redissonDoomed = run.fault().crashes() && run.strategy().redisson() && attempt == settings.crashAt();
+        LabProcess holder = redissonDoomed ? LabProcess.start(settings) : process;
         try {
             LabLock lock = run.strategy().redisson()
                     ? redissonLocks.lock(run.strategy(), holder, run.keys().lock())
@@ -98,6 +100,8 @@ public class LabDeductions {
             if (hold == null) {
                 return new Attempt(Outcome.BUSY, waited, null);
             }
+            boolean doomed = redissonDoomed || run.fault().crashes() && !run.strategy().redisson()
+                    && process.first().getAtomicLong(run.keys().taken()).incrementAndGet() == settings.crashAt();
             if (doomed && run.fault() == Fault.CRASH_BEFORE_EXPIRY) {
                 return new Attempt(Outcome.CRASHED, waited, null);
             }

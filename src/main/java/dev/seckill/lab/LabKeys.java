@@ -20,6 +20,11 @@ record LabKeys(String run) {
         return key("lock");
     }
 
+    /** How many holders took the lock, counted only under a crash fault (to pick the one that dies). */
+    String taken() {
+        return key("taken");
+    }
+
     String holders() {
         return key("holders");
     }

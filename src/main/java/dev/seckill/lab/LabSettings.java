@@ -28,7 +28,8 @@ import org.springframework.validation.annotation.Validated;
  *                        lease and the watchdog timeout
  * @param pauseEvery      the pause fault hits every n-th holder (counted over both instances) if it found stock left:
  *                        a pause after the sell-out would show nothing, so keep it well below the run's stock
- * @param crashAt         the crash faults hit the holder of the n-th attempt
+ * @param crashAt         the crash faults hit the n-th holder to take the lock (a Redisson holder: the n-th attempt,
+ *                        whose process of its own must exist before it asks for the lock)
  * @param nodeTimeout     connect and command timeout towards the lab's nodes; a stopped node costs this, once
  */
 @LabEnabled

@@ -11,6 +11,6 @@
  * Never touches the product's Redis or MySQL: it talks only to its own Redis nodes ({@code seckill.lab.nodes},
  * through Redisson clients of its own), and owns there every key under {@code seckill:lab:}: per run
  * {@code seckill:lab:{<run>}:} {@code run} (the run's definition), {@code stock}, {@code lock} (on every node for
- * the MultiLock), {@code holders}, {@code attempts}, {@code stats}, {@code fence}. No table.
+ * the MultiLock), {@code holders}, {@code attempts}, {@code taken}, {@code stats}, {@code fence}. No table.
  */
 package dev.seckill.lab;
