@@ -105,14 +105,29 @@ public class LabDeductions {
             if (doomed && run.fault() == Fault.CRASH_BEFORE_EXPIRY) {
                 return new Attempt(Outcome.CRASHED, waited, null);
             }
-            hold.afterAcquire();
-            Attempt inside = section(run, hold, doomed);
+            Attempt inside;
+            try {
+                hold.afterAcquire();
+                inside = section(run, hold, doomed);
+            } catch (RuntimeException failed) {
+                // A Redis call that failed is no fault of the run's: release, so that only the faults leave locks
+                releaseQuietly(hold);
+                throw failed;
+            }
             Hold.Release release = inside.outcome() == Outcome.CRASHED ? null : hold.release();
             return new Attempt(inside.outcome(), waited, release);
         } finally {
             if (holder != process) {
                 holder.die();
             }
+        }
+    }
+
+    private static void releaseQuietly(Hold hold) {
+        try {
+            hold.release();
+        } catch (RuntimeException e) {
+            log.debug("Lab: could not release after a failure: {}", e.toString());
         }
     }
 
