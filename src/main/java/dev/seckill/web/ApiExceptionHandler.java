@@ -6,6 +6,7 @@ import java.util.concurrent.CompletionException;
 import java.util.Map;
 
 import dev.seckill.id.IdsUnavailableException;
+import dev.seckill.lab.LabException;
 import dev.seckill.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,6 +47,11 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Refusal.class)
     ResponseEntity<ProblemDetail> handleRefusal(Refusal refusal) {
         return handleSeckillProblem(Refusals.problemOf(refusal));
+    }
+
+    @ExceptionHandler(LabException.class)
+    ResponseEntity<ProblemDetail> handleLab(LabException refusal) {
+        return handleSeckillProblem(LabProblems.problemOf(refusal));
     }
 
     @ExceptionHandler(SeckillProblem.class)

@@ -31,6 +31,13 @@ public enum ProblemCode {
     REQUEST_REJECTED("request-rejected", HttpStatus.BAD_REQUEST,
             "The request URL is not allowed (encoded or repeated slashes, dot segments, semicolons, control characters)"),
 
+    LAB_UNKNOWN_STRATEGY("lab-unknown-strategy", HttpStatus.BAD_REQUEST, "The lock lab has no such strategy"),
+    LAB_UNKNOWN_FAULT("lab-unknown-fault", HttpStatus.BAD_REQUEST, "The lock lab has no such fault"),
+    LAB_FAULT_NOT_APPLICABLE("lab-fault-not-applicable", HttpStatus.BAD_REQUEST, "This fault does not apply to this strategy"),
+    LAB_FAULT_NOT_IN_PLACE("lab-fault-not-in-place", HttpStatus.CONFLICT,
+            "The lab's Redis nodes are not as this run needs them"),
+    LAB_RUN_NOT_FOUND("lab-run-not-found", HttpStatus.NOT_FOUND, "No such lab run"),
+
     BAD_REQUEST("bad-request", HttpStatus.BAD_REQUEST, "The HTTP request could not be parsed"),
     VALIDATION_FAILED("validation-failed", HttpStatus.BAD_REQUEST, "The request is invalid"),
     INVALID_PARAMETER("invalid-parameter", HttpStatus.BAD_REQUEST, "A path or query parameter is invalid"),
