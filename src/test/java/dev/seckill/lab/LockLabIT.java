@@ -94,9 +94,20 @@ class LockLabIT {
 
     @Test
     void setNxPxWithAPlainDelLetsAPausedHolderDeleteTheNextHoldersLock() throws Exception {
-        JsonNode result = run(viaNginx, "set-nx-px", "pause", 30, 60, 8);
-        assertThat(result.path("overlaps").asLong()).as("overlaps: %s", result).isPositive();
-        assertThat(result.path("deletedAnothers").asLong()).as("locks deleted by another holder: %s", result).isPositive();
+        // Whether the next holder is still inside when the paused one wakes is timing: on a slow machine a run may
+        // end with the paused holder finding no lock at all. Up to three runs; one deletion pins the lesson, and a
+        // DEL that checked its owner would never delete another's in any of them.
+        List<JsonNode> results = new ArrayList<>();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            JsonNode result = run(viaNginx, "set-nx-px", "pause", 30, 100, 8);
+            assertThat(result.path("overlaps").asLong()).as("overlaps: %s", result).isPositive();
+            results.add(result);
+            if (result.path("deletedAnothers").asLong() > 0) {
+                break;
+            }
+        }
+        assertThat(results).as("locks deleted by another holder, in one of up to three runs").anySatisfy(
+                result -> assertThat(result.path("deletedAnothers").asLong()).isPositive());
     }
 
     @Test
