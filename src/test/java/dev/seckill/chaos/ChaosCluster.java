@@ -49,6 +49,7 @@ final class ChaosCluster implements AutoCloseable {
     private final AtomicReferenceArray<AppProcess> instances = new AtomicReferenceArray<>(2);
     private DataOnlyAccounts accounts;
     private TcpProxy mySql;
+    private TcpProxy redisProxy;
     private RedisServer redis;
     private Nginx nginx;
     private Api api;
@@ -72,6 +73,7 @@ final class ChaosCluster implements AutoCloseable {
         private String mode = "async";
         private final List<String> args = new ArrayList<>();
         private boolean mySqlProxy;
+        private boolean redisProxy;
         private boolean dataOnlyAccount;
 
         private Builder(String name, String database) {
@@ -100,6 +102,12 @@ final class ChaosCluster implements AutoCloseable {
         /** The instances reach MySQL through a {@link TcpProxy} ({@link ChaosCluster#mySql()}) a scenario can cut. */
         Builder mySqlProxy() {
             this.mySqlProxy = true;
+            return this;
+        }
+
+        /** The instances reach Redis through a {@link TcpProxy} ({@link ChaosCluster#redisProxy()}) a scenario can cut. */
+        Builder redisProxy() {
+            this.redisProxy = true;
             return this;
         }
 
@@ -144,7 +152,12 @@ final class ChaosCluster implements AutoCloseable {
             servers.putAll(accounts.settings());
         }
         redis = RedisServer.start(settings.fsync);
-        servers.put("spring.data.redis.port", Integer.toString(redis.port()));
+        int redisPort = redis.port();
+        if (settings.redisProxy) {
+            redisProxy = new TcpProxy("127.0.0.1", redis.port());
+            redisPort = redisProxy.port();
+        }
+        servers.put("spring.data.redis.port", Integer.toString(redisPort));
         servers.put("spring.data.redis.database", "0");
         servers.put("spring.datasource.url", appDbUrl);
         List<String> args = new ArrayList<>(List.of("--seckill.mode=" + settings.mode));
@@ -194,6 +207,14 @@ final class ChaosCluster implements AutoCloseable {
             throw new IllegalStateException("no MySQL proxy: build the cluster with mySqlProxy()");
         }
         return mySql;
+    }
+
+    /** The proxy between the instances and Redis (with {@link Builder#redisProxy()}). */
+    TcpProxy redisProxy() {
+        if (redisProxy == null) {
+            throw new IllegalStateException("no Redis proxy: build the cluster with redisProxy()");
+        }
+        return redisProxy;
     }
 
     /** The cluster's database, straight (not through the proxy): what the scenario counts against. */
@@ -248,6 +269,7 @@ final class ChaosCluster implements AutoCloseable {
         for (int i = 0; i < instances.length(); i++) {
             parts.add(instances.get(i));
         }
+        parts.add(redisProxy);
         parts.add(redis);
         parts.add(mySql);
         parts.add(accounts);
