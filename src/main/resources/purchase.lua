@@ -23,9 +23,17 @@ local answers = {}
 local fenced = redis.call('EXISTS', KEYS[4]) == 1
 local stock = redis.call('GET', KEYS[1])
 stock = stock and tonumber(stock)
+-- What this call accepted so far: its writes go to Redis once, at the end, for all its orders (one DECRBY,
+-- SADD and HSET each instead of one per order: on the order line these were half of the script's commands).
+-- Later orders of the same call read these tables before Redis, so each is decided as if the earlier
+-- ones had been written already.
+local taken = 0
+local inFlight, latest, buyers = {}, {}, {}
+local inFlightArgs, latestArgs, buyerArgs = {}, {}, {}
 for i = 1, orders do
   local shopper, order, at = ARGV[3 * i - 1], ARGV[3 * i], ARGV[3 * i + 1]
-  if redis.call('HEXISTS', KEYS[5], order) == 1 or redis.call('HGET', KEYS[3], shopper) == order then
+  local latestOrder = latest[shopper] or redis.call('HGET', KEYS[3], shopper)
+  if inFlight[order] or latestOrder == order or redis.call('HEXISTS', KEYS[5], order) == 1 then
     -- This very order, decided before: Redisson sent the script again after the connection died under
     -- the first run, which had accepted it (the answer the shopper never got), before any fence that
     -- stands now: a reset counts the orders in flight and refuses while any is pending.
@@ -39,20 +47,41 @@ for i = 1, orders do
     -- A buyer takes nothing either way; a retry with an Idempotency-Key still gets its order back (the
     -- service looks it up).
     answers[i] = 1
-  elseif redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
-    answers[i] = redis.call('HGET', KEYS[3], shopper) or 2
+  elseif buyers[shopper] or redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
+    answers[i] = latestOrder or 2
   else
-    redis.call('DECR', KEYS[1])
     stock = stock - 1
+    taken = taken + 1
+    inFlight[order] = true
     if queue then
-      redis.call('SADD', KEYS[2], shopper)
-      redis.call('HSET', KEYS[5], order, shopper)
-      redis.call('HSET', KEYS[3], shopper, order)
+      buyers[shopper] = true
+      latest[shopper] = order
+      buyerArgs[#buyerArgs + 1] = shopper
+      inFlightArgs[#inFlightArgs + 1] = order
+      inFlightArgs[#inFlightArgs + 1] = shopper
+      latestArgs[#latestArgs + 1] = shopper
+      latestArgs[#latestArgs + 1] = order
       redis.call('XADD', KEYS[6], '*', 'order', order, 'shopper', shopper, 'at', at)
     else
-      redis.call('HSET', KEYS[5], order, at .. ':' .. shopper)
+      inFlightArgs[#inFlightArgs + 1] = order
+      inFlightArgs[#inFlightArgs + 1] = at .. ':' .. shopper
     end
     answers[i] = 0
+  end
+end
+if taken > 0 then
+  redis.call('DECRBY', KEYS[1], taken)
+  -- unpack() puts every argument on Lua's C stack, which holds about 8,000; a call carries far fewer
+  -- (seckill.enqueue.max-batch), but a larger one must not fail.
+  local function each(command, key, args)
+    for from = 1, #args, 4000 do
+      redis.call(command, key, unpack(args, from, math.min(from + 3999, #args)))
+    end
+  end
+  each('HSET', KEYS[5], inFlightArgs)
+  if queue then
+    each('SADD', KEYS[2], buyerArgs)
+    each('HSET', KEYS[3], latestArgs)
   end
 end
 return answers

@@ -1,6 +1,8 @@
 package dev.seckill.salestate;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.salestate.PurchaseDecision.Decision;
@@ -14,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.stream.StreamMessageId;
 import org.redisson.client.codec.StringCodec;
 import org.redisson.config.Config;
 
@@ -131,6 +134,47 @@ class PurchaseDecisionIT {
         assertThat(stock(voucher)).isEqualTo("0");
     }
 
+    /**
+     * The script writes what a call accepted once, at its end; a later order of the same call must still be
+     * decided as if each earlier one had been a call of its own: repeated shoppers, a resent order, stock
+     * running out in the middle.
+     */
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void oneCallForManyOrdersAnswersAndLeavesWhatOneCallPerOrderWould(Keeping keeping) {
+        // Shoppers 1 + i² mod 31 come back after a few orders; every tenth order is an earlier one resent;
+        // then new shoppers until the stock runs out.
+        List<Order> orders = new ArrayList<>();
+        for (int i = 0; i < 70; i++) {
+            if (i % 10 == 9) {
+                orders.add(orders.get(i - 5));
+            } else {
+                orders.add(new Order(i < 60 ? 1 + (i * i) % 31 : 100 + i, 1_000 + i, 5_000 + i));
+            }
+        }
+        long together = voucherWithStock(20);
+        long oneByOne = voucherWithStock(20);
+        settle(together, keeping, 5, 900);
+        settle(oneByOne, keeping, 5, 900);
+
+        List<Decision> inOneCall = purchases.decideAsync(together, keeping, orders).join();
+        List<Decision> eachAlone = orders.stream().map(order -> purchases.decide(oneByOne, keeping, order)).toList();
+
+        assertThat(inOneCall).isEqualTo(eachAlone);
+        assertThat(inOneCall).contains(Decision.of(Outcome.ACCEPTED), Decision.of(Outcome.SOLD_OUT), new Decision(Outcome.ALREADY_BOUGHT, 900));
+        if (keeping == Keeping.QUEUE) {
+            assertThat(inOneCall.stream().filter(d -> d.outcome() == Outcome.ALREADY_BOUGHT && d.existingOrderId() != 900))
+                    .as("refused for an order of the same call").isNotEmpty();
+        }
+        assertThat(stock(together)).isEqualTo(stock(oneByOne)).isEqualTo("0");
+        assertThat(inFlightEntries(together, keeping)).isEqualTo(inFlightEntries(oneByOne, keeping));
+        assertThat(redisson.getSet(VoucherKeys.buyers(together), StringCodec.INSTANCE).readAll())
+                .isEqualTo(redisson.getSet(VoucherKeys.buyers(oneByOne), StringCodec.INSTANCE).readAll());
+        assertThat(redisson.getMap(VoucherKeys.shopperOrders(together), StringCodec.INSTANCE).readAllMap())
+                .isEqualTo(redisson.getMap(VoucherKeys.shopperOrders(oneByOne), StringCodec.INSTANCE).readAllMap());
+        assertThat(streamed(together)).isEqualTo(streamed(oneByOne));
+    }
+
     @ParameterizedTest
     @EnumSource(Keeping.class)
     void onlyAQueuedOrderGoesOnTheStream(Keeping keeping) {
@@ -166,6 +210,17 @@ class PurchaseDecisionIT {
 
     private static String stock(long voucher) {
         return redisson.<String>getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).get();
+    }
+
+    private static Map<Object, Object> inFlightEntries(long voucher, Keeping keeping) {
+        return redisson.getMap(PurchaseDecision.inFlight(voucher, keeping), StringCodec.INSTANCE).readAllMap();
+    }
+
+    /** The stream's messages without their ids, which differ between vouchers. */
+    private static List<Map<String, String>> streamed(long voucher) {
+        return redisson.<String, String>getStream(VoucherKeys.orders(voucher), StringCodec.INSTANCE)
+                .range(StreamMessageId.MIN, StreamMessageId.MAX)
+                .values().stream().toList();
     }
 
     private static Set<Object> inFlight(long voucher, Keeping keeping) {
