@@ -112,7 +112,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
-        if (Outages.lostDatabaseConnection(ex)) {
+        if (Outages.isOutage(ex)) {
             return handleOutage(ex);
         }
         log.error("Unexpected error", ex);

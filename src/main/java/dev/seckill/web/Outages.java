@@ -1,5 +1,6 @@
 package dev.seckill.web;
 
+import java.net.ConnectException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
@@ -14,9 +15,14 @@ import org.springframework.transaction.CannotCreateTransactionException;
 /** Which failures are outages (MySQL or Redis out of reach: 503 backend-unavailable), not bugs (500). */
 final class Outages {
 
+    /*
+     * ConnectException: a backend that refuses connections (its process is gone) is not always reported as one of
+     * the types above; Redisson wraps it in a plain RedisException ("Unexpected exception while processing
+     * command") when it fails a command it had queued, and the admin side answered 500 for it (RedisChaosIT).
+     */
     static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
             DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class,
-            IdsUnavailableException.class);
+            IdsUnavailableException.class, ConnectException.class);
 
     private Outages() {
     }

@@ -8,6 +8,7 @@ import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.PacedBurst;
 import dev.seckill.support.RedisServer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,29 @@ class RedisChaosIT {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    /**
+     * The admin side counts failed logins in Redis before it checks a password: with Redis gone it answered the
+     * servlet container's bare 500 (Spring Boot's error JSON, no problem code). It must say what any outage says,
+     * and let nobody in unpriced.
+     */
+    @Test
+    void theAdminSideAnswersBackendUnavailableWhileRedisIsDown() throws Exception {
+        long voucherId = api.createVoucher(10);
+        String audit = "/admin/vouchers/" + voucherId + "/audit";
+        api.asAdmin("GET", audit, null).expectStatus(200);
+
+        RedisServer redis = cluster.redis();
+        redis.kill();
+        try {
+            api.asAdmin("GET", audit, null).expectProblem(503, "backend-unavailable");
+            api.get(audit, "Authorization", "Basic YWRtaW46d3Jvbmc=").expectProblem(503, "backend-unavailable");
+        } finally {
+            redis.restart();
+        }
+        Awaitility.await("the admin side back with Redis").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> api.asAdmin("GET", audit, null).status() == 200);
     }
 
     @Test

@@ -1,10 +1,13 @@
 package dev.seckill.web;
 
+import java.net.ConnectException;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 
 import dev.seckill.id.IdsUnavailableException;
 import org.junit.jupiter.api.Test;
+import org.redisson.client.RedisException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -26,6 +29,18 @@ class ApiExceptionHandlerTest {
                 new JpaSystemException(new RuntimeException("Unable to rollback against JDBC Connection",
                         new SQLException("No operations allowed after connection closed.", "08003"))));
         expectBackendUnavailable(handler.handleUnexpected(ex));
+    }
+
+    @Test
+    void aRefusedConnectionUnderRedissonsGenericExceptionIsAnOutage() throws Exception {
+        // What Redisson fails a queued command with once its Redis process is gone (RedisChaosIT, the admin side).
+        RedisException refused = new RedisException("Unexpected exception while processing command",
+                new ConnectException("Connection refused"));
+        expectBackendUnavailable(handler.handleUnexpected(refused));
+        expectBackendUnavailable(handler.handleWrapped(new CompletionException(refused)));
+        MockHttpServletResponse late = new MockHttpServletResponse();
+        ProblemResponses.writeFailure(late, new CompletionException(refused), "/admin/vouchers");
+        assertThat(late.getStatus()).isEqualTo(503);
     }
 
     @Test

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.RedisRateLimiter;
 import dev.seckill.web.ProblemCode;
+import dev.seckill.web.ProblemResponses;
 import dev.seckill.web.SeckillProblem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,17 @@ public class AdminLoginLimiter {
             @Override
             protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
                     FilterChain chain) throws ServletException, IOException {
-                if (limiter.isExhausted(key(request.getRemoteAddr()), failures)) {
+                boolean exhausted;
+                try {
+                    exhausted = limiter.isExhausted(key(request.getRemoteAddr()), failures);
+                } catch (RuntimeException countUnknown) {
+                    // Redis out of reach: the failures cannot be counted, so no password is checked either (an
+                    // unpriced guess is what this filter exists to stop). Answered as the problem any other
+                    // outage gets, 503 backend-unavailable, not the servlet container's bare 500.
+                    ProblemResponses.writeFailure(response, countUnknown, request.getRequestURI());
+                    return;
+                }
+                if (exhausted) {
                     SecurityProblems.write(request, response, new SeckillProblem(ProblemCode.RATE_LIMITED,
                             "Too many failed admin logins from this address; try again later",
                             failures.retryAfterSeconds()));
@@ -73,7 +84,13 @@ public class AdminLoginLimiter {
         String address = attempt.getDetails() instanceof WebAuthenticationDetails details
                 ? details.getRemoteAddress() : "unknown";
         log.warn("Admin login failed for user '{}' from {}", printable(attempt.getName()), address);
-        limiter.tryAcquire(key(address), failures);
+        try {
+            limiter.tryAcquire(key(address), failures);
+        } catch (RuntimeException notCounted) {
+            // Redis went away after the gate asked it: this failure goes uncounted, and the request is still
+            // refused for its credentials.
+            log.warn("Admin login failure from {} not counted: {}", address, notCounted.toString());
+        }
     }
 
     private static String key(String address) {
