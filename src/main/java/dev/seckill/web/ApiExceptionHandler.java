@@ -2,7 +2,6 @@ package dev.seckill.web;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import java.util.Map;
 
 import dev.seckill.id.IdsUnavailableException;
@@ -96,20 +95,10 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Redisson's synchronous calls can surface a timeout or a lost connection wrapped in a
-     * {@code CompletionException} (seen while Redis restarts): still an outage, not a bug.
+     * Anything else, unless {@link Outages} finds an outage under it: Redisson's synchronous calls surface a
+     * timeout or a lost connection wrapped in a {@code CompletionException} (seen while Redis restarts), or a
+     * refused connection under its generic {@code RedisException}; still an outage, not a bug.
      */
-    @ExceptionHandler(CompletionException.class)
-    ResponseEntity<ProblemDetail> handleWrapped(CompletionException ex) {
-        for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
-            Throwable candidate = cause;
-            if (Outages.OUTAGES.stream().anyMatch(outage -> outage.isInstance(candidate))) {
-                return handleOutage(ex);
-            }
-        }
-        return handleUnexpected(ex);
-    }
-
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
         if (Outages.isOutage(ex)) {

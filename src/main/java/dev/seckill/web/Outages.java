@@ -20,7 +20,7 @@ final class Outages {
      * the types above; Redisson wraps it in a plain RedisException ("Unexpected exception while processing
      * command") when it fails a command it had queued, and the admin side answered 500 for it (RedisChaosIT).
      */
-    static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
+    private static final List<Class<? extends Exception>> OUTAGES = List.of(CannotCreateTransactionException.class,
             DataAccessResourceFailureException.class, RedisConnectionException.class, RedisTimeoutException.class,
             IdsUnavailableException.class, ConnectException.class);
 

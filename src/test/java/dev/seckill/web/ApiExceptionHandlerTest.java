@@ -37,7 +37,7 @@ class ApiExceptionHandlerTest {
         RedisException refused = new RedisException("Unexpected exception while processing command",
                 new ConnectException("Connection refused"));
         expectBackendUnavailable(handler.handleUnexpected(refused));
-        expectBackendUnavailable(handler.handleWrapped(new CompletionException(refused)));
+        expectBackendUnavailable(handler.handleUnexpected(new CompletionException(refused)));
         MockHttpServletResponse late = new MockHttpServletResponse();
         ProblemResponses.writeFailure(late, new CompletionException(refused), "/admin/vouchers");
         assertThat(late.getStatus()).isEqualTo(503);
