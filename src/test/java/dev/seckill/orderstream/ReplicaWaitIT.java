@@ -23,9 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -86,7 +84,7 @@ class ReplicaWaitIT {
     @Test
     void theDefaultSendsOneEvalshaAndNoWaitTheOptInBothInOneBatch() throws Exception {
         try (RedisServer ownMaster = RedisServer.start(null); RedisServer ownReplica = RedisServer.startReplicaOf(ownMaster)) {
-            RedissonClient redisson = redisson(ownMaster);
+            RedissonClient redisson = ownMaster.client();
             try {
                 long voucherId = 42;
                 ownMaster.cli("set", VoucherKeys.stock(voucherId), "10");
@@ -95,13 +93,13 @@ class ReplicaWaitIT {
 
                 ownMaster.cli("config", "resetstat");
                 assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(Outcome.ACCEPTED);
-                assertThat(calls(ownMaster, "evalsha")).as("EVALSHA by default").isEqualTo(1);
-                assertThat(calls(ownMaster, "wait")).as("WAIT by default").isZero();
+                assertThat(ownMaster.commandCalls("evalsha")).as("EVALSHA by default").isEqualTo(1);
+                assertThat(ownMaster.commandCalls("wait")).as("WAIT by default").isZero();
 
                 ownMaster.cli("config", "resetstat");
                 assertThat(waiting.enqueue(voucherId, 2, 1002, 0)).isEqualTo(CONFIRMED);
-                assertThat(calls(ownMaster, "evalsha")).as("EVALSHA with the opt-in").isEqualTo(1);
-                assertThat(calls(ownMaster, "wait")).as("WAIT with the opt-in").isEqualTo(1);
+                assertThat(ownMaster.commandCalls("evalsha")).as("EVALSHA with the opt-in").isEqualTo(1);
+                assertThat(ownMaster.commandCalls("wait")).as("WAIT with the opt-in").isEqualTo(1);
                 assertThat(ownReplica.cli("sismember", VoucherKeys.buyers(voucherId), "2")).as("on the replica").isEqualTo("1");
 
                 // a Redis that forgot the script: loaded again, within the batch path too
@@ -201,17 +199,5 @@ class ReplicaWaitIT {
     private static OrderEnqueue stream(RedissonClient redisson, int waitReplicas) {
         return new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
                 new EnqueueSettings(100), new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
-    }
-
-    private static RedissonClient redisson(RedisServer server) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + server.port());
-        return Redisson.create(config);
-    }
-
-    /** How many times the server ran a command since the last CONFIG RESETSTAT (INFO commandstats). */
-    private static long calls(RedisServer server, String command) throws Exception {
-        return server.cli("info", "commandstats").lines().filter(line -> line.startsWith("cmdstat_" + command + ":"))
-                .map(line -> Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"))).findFirst().orElse(0L);
     }
 }

@@ -10,12 +10,8 @@ import dev.seckill.support.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
-import org.redisson.api.redisnode.RedisNode;
-import org.redisson.api.redisnode.RedisNodes;
 import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,9 +32,7 @@ class OrderStreamAckIT {
     @BeforeAll
     static void ownRedis() throws Exception {
         redis = RedisServer.start(null);
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + redis.port());
-        redisson = Redisson.create(config);
+        redisson = redis.client();
         purchases = new PurchaseDecision(redisson);
         StreamSettings settings = new StreamSettings(GROUP, 1000, Duration.ofMillis(50), Duration.ofSeconds(30), 3, 1, "test");
         stream = new OrderStream(redisson, settings, new OrderStates(redisson));
@@ -50,15 +44,8 @@ class OrderStreamAckIT {
         redis.close();
     }
 
-    /** How often Redis has run the command (INFO commandstats). */
-    private static long calls(String command) {
-        String stats = redisson.getRedisNodes(RedisNodes.SINGLE).getInstance().info(RedisNode.InfoSection.COMMANDSTATS)
-                .get("cmdstat_" + command);
-        return stats == null ? 0 : Long.parseLong(stats.replaceAll("^calls=(\\d+),.*$", "$1"));
-    }
-
     @Test
-    void oneCallAcknowledgesTwoAndAHalfThousandOrdersAndLeavesTheRestPending() {
+    void oneCallAcknowledgesTwoAndAHalfThousandOrdersAndLeavesTheRestPending() throws Exception {
         long voucher = 7;
         redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set("10000");
         stream.register(voucher);
@@ -79,12 +66,12 @@ class OrderStreamAckIT {
             stream.recordFailedAttempt(order);
         }
 
-        long xacksBefore = calls("xack");
-        long hdelsBefore = calls("hdel");
+        long xacksBefore = redis.commandCalls("xack");
+        long hdelsBefore = redis.commandCalls("hdel");
         stream.acknowledge(voucher, inMySql);
 
-        assertThat(calls("xack") - xacksBefore).as("XACK commands for %d orders", written).isEqualTo(3);
-        assertThat(calls("hdel") - hdelsBefore).as("HDEL commands for %d orders", written).isEqualTo(6);
+        assertThat(redis.commandCalls("xack") - xacksBefore).as("XACK commands for %d orders", written).isEqualTo(3);
+        assertThat(redis.commandCalls("hdel") - hdelsBefore).as("HDEL commands for %d orders", written).isEqualTo(6);
 
         assertThat(redisson.getStream(VoucherKeys.orders(voucher), StringCodec.INSTANCE).size())
                 .as("messages left in the stream").isEqualTo(left);

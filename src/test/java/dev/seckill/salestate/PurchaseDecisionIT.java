@@ -14,11 +14,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.api.stream.StreamMessageId;
 import org.redisson.client.codec.StringCodec;
-import org.redisson.config.Config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,9 +35,7 @@ class PurchaseDecisionIT {
     @BeforeAll
     static void ownRedis() throws Exception {
         redis = RedisServer.start(null);
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://127.0.0.1:" + redis.port());
-        redisson = Redisson.create(config);
+        redisson = redis.client();
         purchases = new PurchaseDecision(redisson);
     }
 

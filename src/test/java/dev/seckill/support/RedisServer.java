@@ -8,6 +8,9 @@ import java.time.Duration;
 import java.util.List;
 
 import org.awaitility.Awaitility;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 
 /**
  * A redis-server of a test's own, on a free port, with its data in a folder of its own, so a test can
@@ -67,6 +70,19 @@ public final class RedisServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** A Redisson client of this server alone, with Redisson's defaults; the caller shuts it down. */
+    public RedissonClient client() {
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
+        return Redisson.create(config);
+    }
+
+    /** How many times this server has run {@code command} (INFO commandstats), to count a script's commands. */
+    public long commandCalls(String command) throws IOException, InterruptedException {
+        return cli("info", "commandstats").lines().filter(line -> line.startsWith("cmdstat_" + command + ":"))
+                .map(line -> Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"))).findFirst().orElse(0L);
     }
 
     /** SIGKILL: nothing flushed on the way out but what the AOF policy already wrote. */
