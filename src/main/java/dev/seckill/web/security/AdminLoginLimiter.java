@@ -57,7 +57,7 @@ public class AdminLoginLimiter {
                     FilterChain chain) throws ServletException, IOException {
                 boolean exhausted;
                 try {
-                    exhausted = limiter.isExhausted(key(request.getRemoteAddr()), failures);
+                    exhausted = limiter.isExhausted(key(request.getRemoteAddr()));
                 } catch (RuntimeException countUnknown) {
                     // Redis out of reach: the failures cannot be counted, so no password is checked either (an
                     // unpriced guess is what this filter exists to stop). Answered as the problem any other
