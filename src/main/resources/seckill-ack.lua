@@ -4,7 +4,7 @@
 -- KEYS[1] orders stream   KEYS[2] pending hash   KEYS[3] attempts hash   (hash-tagged {voucherId})
 -- ARGV[1] consumer group, then pairs: message id, order id
 -- Four commands for the whole batch, not four per order: XACK, XDEL and HDEL all take many ids, and
--- these commands were a third of a real order's Redis commands (docs/benchmarks.md, issue 11).
+-- these commands were a third of a real order's Redis commands (docs/benchmarks.md).
 local messages, orders = {}, {}
 for i = 2, #ARGV, 2 do
   messages[#messages + 1] = ARGV[i]

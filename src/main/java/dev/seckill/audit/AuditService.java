@@ -1,18 +1,17 @@
 package dev.seckill.audit;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.durability.RedisDataLosses;
+import dev.seckill.order.OrderRecords;
+import dev.seckill.voucher.VoucherStock;
 import dev.seckill.salestate.OrderStates;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.OrderStates.SaleState;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -21,24 +20,25 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Reads a voucher's numbers straight from MySQL and Redis, with SQL anyone can re-run by hand. Public for
- * the live numbers ({@code dev.seckill.live}), which show the same stock and order counts every second.
+ * the live numbers (in this module), which show the same stock and order counts every second.
  */
 @Service
 public class AuditService {
 
     /** A sale still taking orders can move between every pair of reads; after these many tries the audit answers anyway. */
     static final int SETTLE_ATTEMPTS = 10;
-    private static final int IDS_PER_QUERY = 1_000;
 
-    private final JdbcTemplate jdbc;
+    private final OrderRecords orders;
+    private final VoucherStock vouchers;
     private final StockCache stock;
     private final OrderStates redis;
     private final RedisDataLosses losses;
     private final TransactionTemplate snapshot;
 
-    AuditService(JdbcTemplate jdbc, StockCache stock, OrderStates redis, RedisDataLosses losses,
+    AuditService(OrderRecords orders, VoucherStock vouchers, StockCache stock, OrderStates redis, RedisDataLosses losses,
             PlatformTransactionManager transactions) {
-        this.jdbc = jdbc;
+        this.orders = orders;
+        this.vouchers = vouchers;
         this.stock = stock;
         this.redis = redis;
         this.losses = losses;
@@ -60,21 +60,15 @@ public class AuditService {
 
     @Transactional(readOnly = true)
     public SaleNumbers numbers(long voucherId) {
-        Map<String, Object> sale = sale(voucherId);
-        long orders = jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class,
-                voucherId);
+        VoucherStock.Levels sale = sale(voucherId);
+        long orderCount = orders.ordersOf(voucherId);
         OrderStates.StreamCounts counts = redis.counts(voucherId);
-        return new SaleNumbers(number(sale, "stock").intValue(), orders, redisStock(voucherId), counts.pending(),
-                counts.deadLetters());
+        return new SaleNumbers(sale.stock(), orderCount, redisStock(voucherId), counts.pending(), counts.deadLetters());
     }
 
-    private Map<String, Object> sale(long voucherId) {
-        List<Map<String, Object>> sale = jdbc.queryForList(
-                "SELECT stock, initial_stock FROM seckill_voucher WHERE voucher_id = ?", voucherId);
-        if (sale.isEmpty()) {
-            throw new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId);
-        }
-        return sale.get(0);
+    private VoucherStock.Levels sale(long voucherId) {
+        return vouchers.levels(voucherId)
+                .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId));
     }
 
     private Long redisStock(long voucherId) {
@@ -106,33 +100,20 @@ public class AuditService {
     }
 
     private record MySqlCut(int initialStock, int dbStock, long orders, long buyers, long duplicateBuyers,
-            Set<String> found) {
+            Set<Long> found) {
     }
 
     private MySqlCut mySqlCut(long voucherId, SaleState redisState) {
-        Map<String, Object> sale = sale(voucherId);
-        Map<String, Object> orders = jdbc.queryForMap("SELECT COUNT(*) AS orders, COUNT(DISTINCT user_id) AS buyers "
-                + "FROM voucher_order WHERE voucher_id = ?", voucherId);
-        long duplicateBuyers = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT user_id FROM voucher_order "
-                + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
-        Set<String> found = new HashSet<>();
-        List<String> ids = new ArrayList<>(redisState.pendingOrderIds());
-        ids.addAll(redisState.syncUnitOrderIds());
-        for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
-            String batch = String.join(",", ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY)).stream()
-                    .map(Long::parseLong).map(String::valueOf).toList());
-            found.addAll(jdbc.queryForList("SELECT CAST(id AS CHAR) FROM voucher_order WHERE id IN (" + batch + ")",
-                    String.class));
-        }
-        return new MySqlCut(number(sale, "initial_stock").intValue(), number(sale, "stock").intValue(),
-                number(orders, "orders").longValue(), number(orders, "buyers").longValue(), duplicateBuyers, found);
+        VoucherStock.Levels sale = sale(voucherId);
+        OrderRecords.Buyers buyers = orders.buyersOf(voucherId);
+        List<Long> ids = new ArrayList<>();
+        redisState.pendingOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
+        redisState.syncUnitOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
+        return new MySqlCut(sale.initialStock(), sale.stock(), buyers.orders(), buyers.buyers(),
+                buyers.duplicateBuyers(), orders.inMySql(ids));
     }
 
-    private static long notIn(Set<String> ids, Set<String> found) {
-        return ids.stream().filter(id -> !found.contains(id)).count();
-    }
-
-    private static Number number(Map<String, Object> row, String column) {
-        return (Number) row.get(column);
+    private static long notIn(Set<String> ids, Set<Long> found) {
+        return ids.stream().filter(id -> !found.contains(Long.parseLong(id))).count();
     }
 }

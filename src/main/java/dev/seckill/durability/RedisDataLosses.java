@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import dev.seckill.voucher.VoucherStock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
@@ -17,9 +18,11 @@ import org.springframework.transaction.annotation.Transactional;
 public class RedisDataLosses {
 
     private final JdbcTemplate jdbc;
+    private final VoucherStock vouchers;
 
-    RedisDataLosses(JdbcTemplate jdbc) {
+    RedisDataLosses(JdbcTemplate jdbc, VoucherStock vouchers) {
         this.jdbc = jdbc;
+        this.vouchers = vouchers;
     }
 
     /** What MySQL expects Redis to hold, and which generation of it. */
@@ -61,9 +64,10 @@ public class RedisDataLosses {
         if (moved == 0) {
             return false;
         }
+        // A voucher created after this read was created after the loss was seen: its Redis state is new, not lost.
         jdbc.update("INSERT INTO redis_data_loss (lost_epoch, generation, detected_at, detected_by, last_voucher_id) "
-                + "SELECT ?, ?, ?, ?, COALESCE(MAX(id), 0) FROM voucher", lost.epoch(), lost.generation(),
-                Timestamp.from(now), instanceId);
+                + "VALUES (?, ?, ?, ?, ?)", lost.epoch(), lost.generation(), Timestamp.from(now), instanceId,
+                vouchers.newestVoucherId());
         return true;
     }
 }

@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import dev.seckill.shutdown.PeriodicTask;
-import dev.seckill.shutdown.ShutdownOrder;
+import dev.seckill.platform.PeriodicTask;
+import dev.seckill.platform.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.redisson.api.RedissonClient;

@@ -8,4 +8,7 @@
  * ({@code seckill.redis.data.losses}), recorded once, and reported by the audit of every sale that
  * existed at that moment.
  */
+@Owns(tables = {"redis_epoch", "redis_data_loss"}, redisKeys = "seckill:epoch")
 package dev.seckill.durability;
+
+import dev.seckill.Owns;

@@ -6,7 +6,7 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.function.LongSupplier;
 
-import dev.seckill.shutdown.ShutdownOrder;
+import dev.seckill.platform.ShutdownOrder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;

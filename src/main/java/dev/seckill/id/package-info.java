@@ -6,4 +6,7 @@
  * id outside the millisecond range its lease row allows. Uses no Redis key: a Redis that lost its data
  * cannot make two instances share a worker number.
  */
+@Owns(tables = "id_worker_lease")
 package dev.seckill.id;
+
+import dev.seckill.Owns;

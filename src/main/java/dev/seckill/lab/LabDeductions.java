@@ -3,7 +3,7 @@ package dev.seckill.lab;
 import java.time.Duration;
 import java.util.List;
 
-import dev.seckill.salestate.LuaScript;
+import dev.seckill.platform.LuaScript;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;

@@ -1,9 +1,9 @@
 /**
- * The lock lab (issue 12): the articles' stock deduction (read the stock, check it, write it back one lower: a
+ * The lock lab: the articles' stock deduction (read the stock, check it, write it back one lower: a
  * read-modify-write with none of the product's guards) run under each lock the articles argue about, with faults
  * switched on per run, so that each wrong lock is seen failing and each fix seen holding. Off unless
  * {@code seckill.lab.enabled=true}: then, and only then, its beans and the admin endpoints
- * ({@code web.admin.LabController}) exist.
+ * ({@code lab.web.LabController}) exist.
  * <p>
  * The naive strategies ({@code none}, {@code jvm-synchronized}, {@code setnx-del}, {@code setnx-then-expire},
  * {@code set-nx-px}) are wrong on purpose: each is an article's mistake, kept as the article wrote it.
@@ -13,4 +13,8 @@
  * {@code seckill:lab:{<run>}:} {@code run} (the run's definition), {@code stock}, {@code lock} (on every node for
  * the MultiLock), {@code holders}, {@code attempts}, {@code taken}, {@code stats}, {@code fence}. No table.
  */
+@Owns(redisKeys = "seckill:lab:", scripts = {"lab/enter.lua", "lab/record.lua", "lab/fenced-read.lua",
+        "lab/fenced-write.lua", "lab/release-any.lua", "lab/release-own.lua"})
 package dev.seckill.lab;
+
+import dev.seckill.Owns;

@@ -3,12 +3,10 @@ package dev.seckill.order;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
-import dev.seckill.voucher.SeckillVoucherRepository;
+import dev.seckill.voucher.VoucherStock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -27,11 +25,13 @@ public class OrderBatchWriter {
     public static final String CONFIRMED = OrderStatus.CONFIRMED.name();
 
     private final JdbcTemplate jdbc;
-    private final SeckillVoucherRepository vouchers;
+    private final VoucherStock vouchers;
+    private final OrderRecords records;
 
-    OrderBatchWriter(JdbcTemplate jdbc, SeckillVoucherRepository vouchers) {
+    OrderBatchWriter(JdbcTemplate jdbc, VoucherStock vouchers, OrderRecords records) {
         this.jdbc = jdbc;
         this.vouchers = vouchers;
+        this.records = records;
     }
 
     public record NewOrder(long orderId, long shopperId, long createdAtMillis) {
@@ -74,7 +74,7 @@ public class OrderBatchWriter {
     }
 
     private void insert(long voucherId, List<NewOrder> fresh) {
-        if (vouchers.takeUnits(voucherId, fresh.size()) == 0) {
+        if (!vouchers.takeUnits(voucherId, fresh.size())) {
             throw new OrderRejectedException("MySQL has fewer than " + fresh.size() + " units left of voucher " + voucherId);
         }
         List<Object[]> rows = new ArrayList<>(fresh.size());
@@ -87,7 +87,6 @@ public class OrderBatchWriter {
     }
 
     private Set<Long> existingIds(List<NewOrder> orders) {
-        String ids = orders.stream().map(o -> Long.toString(o.orderId())).collect(Collectors.joining(","));
-        return new HashSet<>(jdbc.queryForList("SELECT id FROM voucher_order WHERE id IN (" + ids + ")", Long.class));
+        return records.inMySql(orders.stream().map(NewOrder::orderId).toList());
     }
 }

@@ -1,6 +1,6 @@
 package dev.seckill.order;
 
-import dev.seckill.voucher.SeckillVoucherRepository;
+import dev.seckill.voucher.VoucherStock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.ApplicationArguments;
@@ -21,10 +21,10 @@ class OrderPathWarmUp implements ApplicationRunner {
     private static final long NO_SUCH_ID = -1;
 
     private final OrderRepository orders;
-    private final SeckillVoucherRepository vouchers;
+    private final VoucherStock vouchers;
     private final TransactionTemplate tx;
 
-    OrderPathWarmUp(OrderRepository orders, SeckillVoucherRepository vouchers, TransactionTemplate tx) {
+    OrderPathWarmUp(OrderRepository orders, VoucherStock vouchers, TransactionTemplate tx) {
         this.orders = orders;
         this.vouchers = vouchers;
         this.tx = tx;
@@ -35,7 +35,7 @@ class OrderPathWarmUp implements ApplicationRunner {
         long start = System.nanoTime();
         tx.executeWithoutResult(status -> {
             orders.existsByUserIdAndVoucherId(NO_SUCH_ID, NO_SUCH_ID);
-            vouchers.takeOne(NO_SUCH_ID);
+            vouchers.takeUnits(NO_SUCH_ID, 1);
             orders.findByIdAndUserId(NO_SUCH_ID, NO_SUCH_ID);
             orders.findByUserIdAndVoucherId(NO_SUCH_ID, NO_SUCH_ID);
             status.setRollbackOnly();

@@ -4,4 +4,7 @@
  * Owns the Redis keys {@code seckill:rate:*} (each expires when its shopper or address goes quiet).
  * The per-IP limits in front of everything are Nginx's ({@code nginx/seckill-http.conf}).
  */
+@Owns(redisKeys = "seckill:rate:")
 package dev.seckill.ratelimit;
+
+import dev.seckill.Owns;

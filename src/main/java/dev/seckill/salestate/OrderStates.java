@@ -1,5 +1,7 @@
 package dev.seckill.salestate;
 
+import dev.seckill.platform.LuaScript;
+
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

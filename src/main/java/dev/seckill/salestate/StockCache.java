@@ -1,5 +1,7 @@
 package dev.seckill.salestate;
 
+import dev.seckill.platform.LuaScript;
+
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;

@@ -11,7 +11,7 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The order streams and their consumers (async mode): the stream side here, the consumers in
- * {@code dev.seckill.orderstream}.
+ * {@code dev.seckill.sale.async}.
  *
  * @param group        the one consumer group all instances share
  * @param batchSize    messages read, and orders inserted, at once

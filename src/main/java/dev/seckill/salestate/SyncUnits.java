@@ -1,5 +1,7 @@
 package dev.seckill.salestate;
 
+import dev.seckill.platform.LuaScript;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,7 +20,7 @@ import org.springframework.stereotype.Component;
  * The units the sync path took from a voucher's stock counter for requests that have not finished:
  * one record per request, written by the take itself ({@code purchase.lua}, holding), dropped by the request's
  * commit ({@link #settle}) or give-back ({@code stock-return.lua}). A record that outlives every request
- * belongs to a request that died; the sweeper ({@code dev.seckill.syncunit}) settles it (order in MySQL)
+ * belongs to a request that died; the sweeper ({@code dev.seckill.sale.sync}) settles it (order in MySQL)
  * or returns its unit ({@link #returnUnit}). Every step is one script that checks the record first, so
  * whoever comes second (a request outliving the timeout, another instance's sweeper, a client resending
  * a script) changes nothing.

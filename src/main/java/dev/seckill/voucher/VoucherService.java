@@ -3,15 +3,14 @@ package dev.seckill.voucher;
 import java.time.Clock;
 import java.util.List;
 
-import dev.seckill.lock.HeldLock;
-import dev.seckill.lock.SeckillLocks;
+import dev.seckill.salestate.HeldLock;
+import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.salestate.ResetFence;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.data.domain.PageRequest;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -32,19 +31,19 @@ public class VoucherService {
     private final StockCache stock;
     private final SaleWindowCache windows;
     private final SeckillLocks locks;
-    private final JdbcTemplate jdbc;
+    private final OrderCount orderCount;
     private final TransactionTemplate tx;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
     VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
-            SaleWindowCache windows, SeckillLocks locks, JdbcTemplate jdbc, TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
+            SaleWindowCache windows, SeckillLocks locks, OrderCount orderCount, TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
         this.vouchers = vouchers;
         this.seckillVouchers = seckillVouchers;
         this.stock = stock;
         this.windows = windows;
         this.locks = locks;
-        this.jdbc = jdbc;
+        this.orderCount = orderCount;
         this.tx = tx;
         this.clock = clock;
         this.events = events;
@@ -95,7 +94,7 @@ public class VoucherService {
                 if (request.deletesOrders()) {
                     events.publishEvent(new FreshSaleStarting(voucherId));
                 }
-                long orders = countOrders(voucherId);
+                long orders = orderCount.ordersOf(voucherId);
                 seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));
                 return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
             });
@@ -105,10 +104,6 @@ public class VoucherService {
             events.publishEvent(new VoucherStockChanged(voucherId, request.deletesOrders()));
             return reset;
         }
-    }
-
-    private long countOrders(long voucherId) {
-        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
     }
 
     private SeckillVoucher requireSale(long voucherId) {

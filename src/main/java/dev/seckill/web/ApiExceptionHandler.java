@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.seckill.id.IdsUnavailableException;
-import dev.seckill.lab.LabException;
+import dev.seckill.platform.BackendUnavailableException;
+import dev.seckill.platform.Outages;
 import dev.seckill.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,13 +48,13 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return handleSeckillProblem(Refusals.problemOf(refusal));
     }
 
-    @ExceptionHandler(LabException.class)
-    ResponseEntity<ProblemDetail> handleLab(LabException refusal) {
-        return handleSeckillProblem(LabProblems.problemOf(refusal));
-    }
-
     @ExceptionHandler(SeckillProblem.class)
     ResponseEntity<ProblemDetail> handleSeckillProblem(SeckillProblem problem) {
+        return answer(problem);
+    }
+
+    /** The answer to a problem: its status, headers and body. For the advice of a feature's own exceptions too. */
+    static ResponseEntity<ProblemDetail> answer(SeckillProblem problem) {
         ProblemCode code = problem.code();
         ProblemDetail body = problemOf(code, problem.getMessage());
         problem.properties().forEach(body::setProperty);
@@ -87,7 +87,7 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
      * (MySQL, where leases live, out of reach for longer than a lease) is one too.
      */
     @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            RedisConnectionException.class, RedisTimeoutException.class, IdsUnavailableException.class})
+            RedisConnectionException.class, RedisTimeoutException.class, BackendUnavailableException.class})
     ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;

@@ -10,7 +10,7 @@ import org.springframework.http.server.observation.ServerRequestObservationConte
  * Order requests ({@code POST /seckill/{id}}, and the shop page's {@code /shop/seckill/{id}}) are not observed
  * as {@code http.server.requests}: during a sale they are nearly all the traffic, and the observation (its
  * context, tags, timer and, for an answer written late, its async listener) was about 5% of an order's CPU
- * in the profile (docs/benchmarks.md, issue 11), for a meter no dashboard reads. What a sale needs is counted
+ * in the profile (docs/benchmarks.md), for a meter no dashboard reads. What a sale needs is counted
  * by {@code SaleMeters} (accepted, refused by code, the Redis call's time); every other request is still
  * observed.
  */

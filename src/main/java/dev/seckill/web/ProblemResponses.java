@@ -1,5 +1,9 @@
 package dev.seckill.web;
 
+import dev.seckill.platform.Outages;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -31,6 +35,14 @@ public final class ProblemResponses {
         response.setContentType(CONTENT_TYPE);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /**
+     * The answer {@link ApiExceptionHandler} gives a problem (status, headers, problem+json body), for a feature's
+     * own exception advice (the lock lab's) that maps its exceptions to problems.
+     */
+    public static ResponseEntity<ProblemDetail> answer(SeckillProblem problem) {
+        return ApiExceptionHandler.answer(problem);
     }
 
     /**

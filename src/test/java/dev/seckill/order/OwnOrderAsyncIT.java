@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.lock.SeckillLocks;
-import dev.seckill.orderstream.OrderEnqueue;
+import dev.seckill.salestate.SeckillLocks;
+import dev.seckill.sale.async.OrderEnqueue;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;

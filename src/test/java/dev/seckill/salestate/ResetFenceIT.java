@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.seckill.lock.SeckillLocks;
+import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.support.Api;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.OrderWritesHolder;

@@ -6,7 +6,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import dev.seckill.lock.HeldLock;
+import dev.seckill.salestate.HeldLock;
 
 /**
  * Holds a Redisson lock from another thread (Redisson locks belong to the thread that took them) until

@@ -1,6 +1,6 @@
 package dev.seckill.support;
 
-import dev.seckill.lock.SeckillLocks;
+import dev.seckill.salestate.SeckillLocks;
 
 /**
  * Holds a voucher's order-writes lock alone, elsewhere: what a give-up deciding looks like to the consumers,

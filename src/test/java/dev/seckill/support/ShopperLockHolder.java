@@ -1,6 +1,6 @@
 package dev.seckill.support;
 
-import dev.seckill.lock.SeckillLocks;
+import dev.seckill.salestate.SeckillLocks;
 
 /** Holds a shopper's lock elsewhere: the way to freeze "another request of this shopper is in flight" in a test. */
 public final class ShopperLockHolder extends LockHeldElsewhere {

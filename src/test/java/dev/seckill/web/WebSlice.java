@@ -11,8 +11,8 @@ import java.time.ZoneOffset;
 import dev.seckill.InstanceIdentity;
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.RedisRateLimiter;
-import dev.seckill.security.AuthSettings;
-import dev.seckill.security.ShopperTokens;
+import dev.seckill.web.security.AuthSettings;
+import dev.seckill.web.security.ShopperTokens;
 import dev.seckill.support.TestServers;
 import dev.seckill.web.security.AdminLoginLimiter;
 import dev.seckill.web.security.SecurityConfiguration;
@@ -41,7 +41,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 @Documented
 @WebMvcTest
 @Import({SecurityConfiguration.class, AdminLoginLimiter.class, WebSlice.Beans.class})
-// dev.seckill.shutdown's filter (a Filter bean, so in every web slice) asks whether the instance is draining.
+// dev.seckill.platform's filter (a Filter bean, so in every web slice) asks whether the instance is draining.
 @ImportAutoConfiguration(ApplicationAvailabilityAutoConfiguration.class)
 @MockitoBean(types = RedisRateLimiter.class)
 @TestPropertySource(properties = {

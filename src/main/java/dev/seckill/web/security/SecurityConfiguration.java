@@ -1,8 +1,8 @@
 package dev.seckill.web.security;
 
-import dev.seckill.security.AuthSettings;
-import dev.seckill.security.CachingJwtDecoder;
-import dev.seckill.security.ShopperTokens;
+import dev.seckill.web.security.AuthSettings;
+import dev.seckill.web.security.CachingJwtDecoder;
+import dev.seckill.web.security.ShopperTokens;
 
 import java.time.Clock;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.seckill.web.security;
 
-import dev.seckill.security.ShopperTokens;
+import dev.seckill.web.security.ShopperTokens;
 
 import java.io.IOException;
 

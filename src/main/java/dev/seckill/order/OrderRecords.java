@@ -1,0 +1,74 @@
+package dev.seckill.order;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.seckill.voucher.OrderCount;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
+import org.springframework.stereotype.Component;
+
+/**
+ * What the other modules ask of {@code voucher_order}: the audit, the reconcile, the sync unit sweeper and the
+ * stock reset ask here instead of running SQL against this module's table. Every method joins the caller's
+ * transaction, so a caller that opened a snapshot (the audit's, the reconcile's) reads them all in it.
+ */
+@Component
+public class OrderRecords implements OrderCount {
+
+    /** Ids per query: an IN list stays a few kilobytes. */
+    static final int IDS_PER_QUERY = 1_000;
+
+    private final JdbcTemplate jdbc;
+
+    OrderRecords(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A voucher's orders and the shoppers who hold them ({@code duplicateBuyers} > 0 would be a double sale). */
+    public record Buyers(long orders, long buyers, long duplicateBuyers) {
+    }
+
+    /** Which of these orders MySQL holds: the one question that decides what an order on its way became. */
+    public Set<Long> inMySql(Collection<Long> orderIds) {
+        if (orderIds.isEmpty()) {
+            return Set.of();
+        }
+        List<Long> ids = new ArrayList<>(orderIds);
+        Set<Long> found = new HashSet<>();
+        for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY));
+            found.addAll(jdbc.queryForList("SELECT id FROM voucher_order WHERE id IN ("
+                    + String.join(",", Collections.nCopies(chunk.size(), "?")) + ")", Long.class, chunk.toArray()));
+        }
+        return found;
+    }
+
+    @Override
+    public long ordersOf(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
+    }
+
+    public Buyers buyersOf(long voucherId) {
+        Map<String, Object> orders = jdbc.queryForMap("SELECT COUNT(*) AS orders, COUNT(DISTINCT user_id) AS buyers "
+                + "FROM voucher_order WHERE voucher_id = ?", voucherId);
+        long duplicateBuyers = jdbc.queryForObject("SELECT COUNT(*) FROM (SELECT user_id FROM voucher_order "
+                + "WHERE voucher_id = ? GROUP BY user_id HAVING COUNT(*) > 1) d", Long.class, voucherId);
+        return new Buyers(((Number) orders.get("orders")).longValue(), ((Number) orders.get("buyers")).longValue(),
+                duplicateBuyers);
+    }
+
+    /** Each buyer's order of the voucher: shopper id -> order id (one row per buyer: UNIQUE(user_id, voucher_id)). */
+    public Map<Long, Long> orderOfEachBuyer(long voucherId) {
+        Map<Long, Long> orderOf = new HashMap<>();
+        jdbc.query("SELECT user_id, id FROM voucher_order WHERE voucher_id = ?",
+                (RowCallbackHandler) rs -> orderOf.put(rs.getLong(1), rs.getLong(2)), voucherId);
+        return orderOf;
+    }
+}

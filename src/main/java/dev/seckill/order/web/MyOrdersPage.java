@@ -1,0 +1,29 @@
+package dev.seckill.order.web;
+
+import dev.seckill.order.OrderQueries;
+
+import dev.seckill.web.security.CurrentShopper;
+import dev.seckill.web.Pages;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+
+/** "My orders": the signed-in shopper's latest orders (the page chain sends anyone else to sign in). */
+@Controller
+@Pages
+class MyOrdersPage {
+
+    private final OrderQueries queries;
+
+    MyOrdersPage(OrderQueries queries) {
+        this.queries = queries;
+    }
+
+    @GetMapping("/my/orders")
+    String myOrders(@AuthenticationPrincipal CurrentShopper shopper, Model model) {
+        model.addAttribute("orders", queries.latestOwn(shopper.id()));
+        model.addAttribute("shopper", shopper);
+        return "shop/orders";
+    }
+}

@@ -1,0 +1,105 @@
+package dev.seckill.sale.async;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+import dev.seckill.AsyncMode;
+import dev.seckill.sale.SaleMeters;
+import dev.seckill.salestate.PurchaseDecision.Decision;
+import dev.seckill.salestate.PurchaseDecision.Keeping;
+import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.PurchaseDecision;
+import org.springframework.stereotype.Component;
+
+/**
+ * The decision of the asynchronous path: the purchase script ({@link PurchaseDecision}, queueing) decides and
+ * queues an order atomically, in a call shared by the concurrent orders of a voucher ({@link EnqueueCoalescer}).
+ */
+@AsyncMode
+@Component
+public class OrderEnqueue {
+
+    private final ReplicaSettings replicas;
+    private final PurchaseDecision purchases;
+    private final EnqueueCoalescer coalescer;
+
+    OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters) {
+        this.replicas = replicas;
+        this.purchases = purchases;
+        this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch(), meters::enqueueCall);
+        meters.bindEnqueueCounts(coalescer::calls, coalescer::orders);
+    }
+
+    /**
+     * What the purchase script decided for the order. {@code unconfirmed}: accepted by the master, but fewer
+     * replicas than {@code seckill.redis.wait-replicas} confirmed it within {@code wait-timeout}; the order
+     * stands (it goes on to MySQL), only its survival of a failover is unconfirmed. Only with the opt-in.
+     */
+    public record Enqueue(Decision decision, boolean unconfirmed) {
+
+        public Outcome outcome() {
+            return decision.outcome();
+        }
+
+        /** For {@code ALREADY_BOUGHT}: the shopper's order when Redis knows it, else 0 (look in MySQL). */
+        public long existingOrderId() {
+            return decision.existingOrderId();
+        }
+    }
+
+    /**
+     * The one Redis call of an async order: decides and queues atomically. When the shopper already
+     * bought, the same call answers which order is theirs, so naming it costs no second round trip.
+     * Concurrent orders of the voucher share the call ({@link EnqueueCoalescer}); each gets its own answer.
+     * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
+     * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
+     *
+     * @throws RuntimeException what Redisson threw for the call (an outage: connection, timeout)
+     */
+    public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        try {
+            return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis)).join();
+        } catch (CompletionException e) {
+            // The caller handles Redisson's own exceptions (an outage answers 503), as from a blocking call.
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * {@link #enqueue} without waiting: completes on Redisson's I/O thread when the shared call answers (or
+     * fails with what Redisson threw). Whatever runs on it must not block.
+     */
+    public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis));
+    }
+
+    /** Enqueue calls sent and the orders they carried, since start (fewer calls than orders: shared calls). */
+    public record EnqueueCalls(long calls, long orders) {
+    }
+
+    public EnqueueCalls enqueueCalls() {
+        return new EnqueueCalls(coalescer.calls(), coalescer.orders());
+    }
+
+    private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
+        if (replicas.waitReplicas() == 0) {
+            return purchases.decideAsync(voucherId, Keeping.QUEUE, orders).thenApply(decisions -> enqueued(decisions, false));
+        }
+        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, orders, replicas.waitReplicas(),
+                replicas.waitTimeout()).thenApply(answer -> enqueued(answer.decisions(), answer.replicas() < replicas.waitReplicas()));
+    }
+
+    private static List<Enqueue> enqueued(List<Decision> decisions, boolean unconfirmed) {
+        List<Enqueue> enqueued = new ArrayList<>(decisions.size());
+        for (Decision decision : decisions) {
+            enqueued.add(new Enqueue(decision, unconfirmed && decision.outcome() == Outcome.ACCEPTED));
+        }
+        return enqueued;
+    }
+}

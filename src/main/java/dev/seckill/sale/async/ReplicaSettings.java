@@ -1,0 +1,26 @@
+package dev.seckill.sale.async;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Opt-in confirmation of accepted orders by Redis replicas (async path). A replicated Redis copies writes
+ * to its replicas after answering, so an order answered 202 can be lost by a failover to a replica that had
+ * not received it yet.
+ *
+ * @param waitReplicas 0 (default): 202 once the master ran the purchase script, one round trip as always.
+ *                     N: the script and a {@code WAIT N} go to Redis in one pipelined batch, and an accepted
+ *                     order is answered 202 only once N replicas have it
+ * @param waitTimeout  the longest the {@code WAIT} blocks; when fewer than N replicas confirmed by then, the
+ *                     order is in the master all the same (it goes on to MySQL as any other): the shopper
+ *                     is told {@code order-unconfirmed} with its id, neither accepted nor refused
+ */
+@Validated
+@ConfigurationProperties("seckill.redis")
+record ReplicaSettings(@Min(0) @Max(16) int waitReplicas, @NotNull Duration waitTimeout) {
+}

@@ -1,0 +1,143 @@
+package dev.seckill.sale.reconcile;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import dev.seckill.salestate.HeldLock;
+import dev.seckill.salestate.SeckillLocks;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+import dev.seckill.salestate.BuyerIndex;
+import dev.seckill.salestate.OrderStream;
+import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.order.OrderRecords;
+import dev.seckill.voucher.VoucherStock;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Rebuilds a voucher's Redis stock counter, buyer set and shopper -> order index from MySQL plus the
+ * orders still on their way (pending in Redis, not yet in MySQL) and those given up: for use after
+ * Redis lost its data, by both order paths. Under the voucher's lock, with the counter deleted first
+ * so that no order is accepted while the numbers are being taken. Units that sync requests hold are left out
+ * of the counter (their orders commit, or the units come back, afterwards), once those of orders already
+ * committed are settled. A sync order that took its unit before a loss of Redis's data (its record went
+ * with it) and commits after the rebuild leaves the counter one high; MySQL's guarded UPDATE still refuses
+ * any unit that is not there.
+ */
+@Component
+public class StreamReconciler {
+
+    private final BuyerIndex buyerIndex;
+    private final OrderRecords orders;
+    private final VoucherStock vouchers;
+    private final TransactionTemplate snapshot;
+    private final SeckillLocks locks;
+    private final OrderStream stream;
+    private final SoldOutFlags soldOut;
+    private final StockCache stock;
+    private final SyncUnits syncUnits;
+    private final CommittedUnits committedUnits;
+
+    StreamReconciler(BuyerIndex buyerIndex, OrderRecords orders, VoucherStock vouchers,
+            PlatformTransactionManager transactions,
+            SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut, StockCache stock, SyncUnits syncUnits,
+            CommittedUnits committedUnits) {
+        this.buyerIndex = buyerIndex;
+        this.orders = orders;
+        this.vouchers = vouchers;
+        this.snapshot = new TransactionTemplate(transactions);
+        this.snapshot.setReadOnly(true);
+        this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        this.locks = locks;
+        this.stream = stream;
+        this.soldOut = soldOut;
+        this.stock = stock;
+        this.syncUnits = syncUnits;
+        this.committedUnits = committedUnits;
+    }
+
+    public record Report(long voucherId, int dbStock, long dbOrders, long pendingOrders, long redisStock, long buyers) {
+    }
+
+    public Report reconcile(long voucherId) {
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            stock.forget(voucherId);
+            return rebuild(voucherId);
+        }
+    }
+
+    /** For the request path: only the first of many requests that found the counter missing rebuilds it. */
+    public void reconcileIfMissing(long voucherId) {
+        try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
+            if (stock.read(voucherId).isEmpty()) {
+                rebuild(voucherId);
+            }
+        }
+    }
+
+    private Report rebuild(long voucherId) {
+        // Units of sync orders already in MySQL first: MySQL's stock counts them, the rebase must not again.
+        // Sync mode only: an async instance does not start while sync units are left (ModeSwitchCheck).
+        committedUnits.settleCommitted(voucherId);
+        // Pending first, MySQL second (one consistent snapshot): an order written in between is found
+        // in MySQL and not counted twice; one written after the snapshot is still counted as pending.
+        Map<String, String> pending = buyerIndex.pendingOrders(voucherId);
+        Map<String, String> failed = buyerIndex.failedOrders(voucherId);
+        Snapshot db = snapshot.execute(status -> takeSnapshot(voucherId, pending.keySet()));
+        Set<String> buyers = new HashSet<>(db.orderOf().keySet());
+        pending.forEach((order, shopper) -> {
+            if (!db.persisted().contains(order)) {
+                buyers.add(shopper);
+            }
+        });
+        long onTheirWay = pending.keySet().stream().filter(order -> !db.persisted().contains(order)).count();
+        Map<String, String> shopperOrders = shopperOrders(failed, pending, db);
+
+        buyerIndex.replace(voucherId, buyers, shopperOrders);
+        // The counter last, on its own: it counts the sync units in flight at the moment it is set.
+        long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay);
+        stream.register(voucherId);
+        syncUnits.register(voucherId);
+        soldOut.clear(voucherId);
+        return new Report(voucherId, db.stock(), db.orderOf().size(), onTheirWay, redisStock, buyers.size());
+    }
+
+    /**
+     * Each shopper's latest order, as the purchase script keeps it: the one in MySQL (it holds the
+     * shopper's unit), else the one on its way, else the latest given up (ids grow with time).
+     */
+    private static Map<String, String> shopperOrders(Map<String, String> failed, Map<String, String> pending, Snapshot db) {
+        Map<String, String> latest = new HashMap<>();
+        failed.forEach((order, shopper) -> latest.merge(shopper, order,
+                (a, b) -> Long.parseLong(a) >= Long.parseLong(b) ? a : b));
+        pending.forEach((order, shopper) -> {
+            if (!db.persisted().contains(order)) {
+                latest.put(shopper, order);
+            }
+        });
+        latest.putAll(db.orderOf());
+        return latest;
+    }
+
+    private Snapshot takeSnapshot(long voucherId, Set<String> pendingOrderIds) {
+        int stock = vouchers.levels(voucherId)
+                .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId)).stock();
+        Map<String, String> orderOf = new HashMap<>();
+        orders.orderOfEachBuyer(voucherId).forEach((shopper, order) -> orderOf.put(shopper.toString(), order.toString()));
+        Set<String> persisted = new HashSet<>();
+        orders.inMySql(pendingOrderIds.stream().map(Long::parseLong).toList())
+                .forEach(order -> persisted.add(order.toString()));
+        return new Snapshot(stock, orderOf, persisted);
+    }
+
+    /** {@code orderOf}: buyer (user id) -> their order's id, from MySQL. */
+    private record Snapshot(int stock, Map<String, String> orderOf, Set<String> persisted) {
+    }
+}

@@ -1,0 +1,50 @@
+package dev.seckill.voucher;
+
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The door to a voucher's MySQL stock for the other modules: the order writer takes its units here (inside its own
+ * transaction), the audit and the reconcile read the levels here (inside their own snapshots), the
+ * durability module the newest voucher's id when Redis lost its data. Nothing else outside
+ * this module reads or writes {@code seckill_voucher}.
+ */
+@Component
+public class VoucherStock {
+
+    private final SeckillVoucherRepository sales;
+    private final JdbcTemplate jdbc;
+
+    VoucherStock(SeckillVoucherRepository sales, JdbcTemplate jdbc) {
+        this.sales = sales;
+        this.jdbc = jdbc;
+    }
+
+    /** MySQL's stock now and at the start of the sale (after the last reset). */
+    public record Levels(int stock, int initialStock) {
+    }
+
+    /**
+     * Takes {@code units} units, all or none: the database's own guard against overselling.
+     *
+     * @return whether they were taken (false: fewer are left, whatever any cache said)
+     */
+    public boolean takeUnits(long voucherId, int units) {
+        return sales.takeUnits(voucherId, units) > 0;
+    }
+
+    /** Empty when no such voucher exists. Joins the caller's transaction, so a snapshot reads it consistently. */
+    public Optional<Levels> levels(long voucherId) {
+        List<Levels> rows = jdbc.query("SELECT stock, initial_stock FROM seckill_voucher WHERE voucher_id = ?",
+                (rs, n) -> new Levels(rs.getInt(1), rs.getInt(2)), voucherId);
+        return rows.stream().findFirst();
+    }
+
+    /** The newest voucher's id, 0 when there is none. Ids only grow: "existed at that moment" is an id comparison. */
+    public long newestVoucherId() {
+        return jdbc.queryForObject("SELECT COALESCE(MAX(id), 0) FROM voucher", Long.class);
+    }
+}

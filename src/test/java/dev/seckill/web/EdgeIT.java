@@ -1,0 +1,161 @@
+package dev.seckill.web;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.Nginx;
+import dev.seckill.support.RawHttp;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What Nginx answers itself, with the cluster's own rules in front of a real instance: problems with
+ * stable codes, never its HTML pages; and its per-address limits, which leave the load tools' 127.0.0.1
+ * alone and limit any other address (here 127.0.0.2, another address of this machine).
+ */
+class EdgeIT extends IntegrationTest {
+
+    static final String OTHER_CLIENT = "127.0.0.2";
+    static Nginx nginx;
+
+    @Autowired
+    JdbcTemplate db;
+
+    @BeforeEach
+    void nginxInFront() {
+        if (nginx == null) {
+            nginx = Nginx.start(port, "");
+        }
+    }
+
+    @AfterAll
+    static void stopNginx() {
+        if (nginx != null) {
+            nginx.close();
+            nginx = null;
+        }
+    }
+
+    @Test
+    void aBodyOverTheAppsLimitIsRefusedByNginxAsAProblem() {
+        long vouchers = count("voucher");
+        String huge = "{\"title\":\"" + "x".repeat(20_000) + "\"}";
+        RawHttp.Answer answer = RawHttp.send("127.0.0.1", nginx.port(), "POST /admin/vouchers", huge,
+                "Authorization", "Basic dGVzdC1hZG1pbjp0ZXN0LWFkbWluLXBhc3N3b3Jk");
+        answer.expectProblem(413, "body-too-large");
+        assertThat(answer.header("X-Instance-Id")).isEqualTo("nginx");
+        assertThat(count("voucher")).isEqualTo(vouchers);
+    }
+
+    @Test
+    void aHeaderOf64KilobytesIsRefusedAsAProblemByNginxAndByTheInstance() {
+        String big = "x".repeat(64 * 1024);
+        RawHttp.send(nginx.port(), "GET /vouchers", "X-Big", big).expectProblem(431, "header-too-large");
+        RawHttp.Answer direct = RawHttp.send(port, "GET /vouchers", "X-Big", big);
+        assertThat(direct.status()).isIn(400, 431);
+        assertThat(direct.contentType()).startsWith("application/problem+json");
+    }
+
+    @Test
+    void aRequestNginxCannotParseIsABadRequestProblem() {
+        RawHttp.send(nginx.port(), "GET /vouchers%00").expectProblem(400, "bad-request");
+        RawHttp.send(nginx.port(), "GET /.nginx-problem/rate-limited").expectProblem(404, "not-found");
+    }
+
+    @Test
+    void anotherAddressIsLimitedOnTheSeckillPathAndTheLoadToolsAddressIsNot() throws Exception {
+        long voucherId = api.createVoucher(0);
+        String token = api.mintShoppers(1).get(0);
+
+        Map<Integer, AtomicInteger> fromOther = burst(OTHER_CLIENT, "POST /seckill/" + voucherId, token, 200);
+        assertThat(fromOther.get(429)).as("%s", fromOther).isNotNull();
+        assertThat(fromOther.get(429).get()).as("%s", fromOther).isGreaterThanOrEqualTo(100);
+
+        Map<Integer, AtomicInteger> fromLoadTools = burst("127.0.0.1", "POST /seckill/" + voucherId, token, 200);
+        assertThat(fromLoadTools.keySet()).as("%s", fromLoadTools).containsOnly(409);
+    }
+
+    @Test
+    void aLimitedAnswerIsAProblemWithRetryAfter() {
+        RawHttp.Answer limited = null;
+        for (int i = 0; i < 200 && limited == null; i++) {
+            RawHttp.Answer answer = RawHttp.send(OTHER_CLIENT, nginx.port(), "GET /admin/vouchers/1", null);
+            if (answer.status() == 429) {
+                limited = answer;
+            }
+        }
+        assertThat(limited).as("200 admin requests in a row from one address").isNotNull();
+        limited.expectProblem(429, "rate-limited");
+        assertThat(limited.header("Retry-After")).isEqualTo("1");
+        assertThat(limited.header("X-Instance-Id")).isEqualTo("nginx");
+    }
+
+    @Test
+    void noInstanceBehindNginxIsAProblemNotAnHtmlPage() throws IOException {
+        try (Nginx dead = Nginx.start(Nginx.freePort(), "")) {
+            RawHttp.Answer answer = RawHttp.send(dead.port(), "GET /vouchers");
+            answer.expectProblem(502, "instance-unavailable");
+            assertThat(answer.header("Retry-After")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void anInstanceThatDoesNotAnswerIsAGatewayTimeoutProblem() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0); Nginx impatient = Nginx.start(silent.getLocalPort(), "proxy_read_timeout 1s;")) {
+            List<Socket> held = new ArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // accepted, never answered
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            });
+            acceptor.start();
+            RawHttp.send(impatient.port(), "GET /vouchers").expectProblem(504, "gateway-timeout");
+        }
+    }
+
+    private Map<Integer, AtomicInteger> burst(String from, String requestLine, String token, int requests) throws Exception {
+        Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+        ExecutorService clients = Executors.newFixedThreadPool(20);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                sent.add(clients.submit(() -> {
+                    RawHttp.Answer answer = RawHttp.send(from, nginx.port(), requestLine, null, "Authorization", "Bearer " + token);
+                    if (answer.status() == 429) {
+                        answer.expectProblem(429, "rate-limited");
+                    }
+                    statuses.computeIfAbsent(answer.status(), s -> new AtomicInteger()).incrementAndGet();
+                }));
+            }
+            for (Future<?> f : sent) {
+                f.get();
+            }
+        } finally {
+            clients.shutdown();
+        }
+        return statuses;
+    }
+
+    private long count(String table) {
+        return db.queryForObject("SELECT COUNT(*) FROM " + table, Long.class);
+    }
+}

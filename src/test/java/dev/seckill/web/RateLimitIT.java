@@ -1,0 +1,166 @@
+package dev.seckill.web;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.seckill.support.Api.Response;
+import dev.seckill.support.Api;
+import dev.seckill.support.Instances;
+import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.RawHttp;
+import dev.seckill.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.TestPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The limits are shared by every instance (a second instance runs beside the test's), answer 429
+ * {@code rate-limited} with {@code Retry-After}, and a flood changes nothing but what one request may.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+// Sync, as the second instance: the one order is in MySQL when its 201 comes.
+@TestPropertySource(properties = "seckill.mode=sync")
+class RateLimitIT extends IntegrationTest {
+
+    static ConfigurableApplicationContext second;
+
+    @AfterAll
+    static void stopSecond() {
+        if (second != null) {
+            second.close();
+            second = null;
+        }
+    }
+
+    Api secondInstance() {
+        if (second == null) {
+            second = Instances.start("sync", "rate-limit-second");
+        }
+        return new Api(Instances.port(second));
+    }
+
+    @Test
+    void tenThousandRequestsOfOneShopperInASecondBuyOnceAndAreMostlyRateLimited() throws Exception {
+        long voucherId = api.createVoucher(10);
+        String token = api.mintShoppers(1).get(0);
+        Api other = secondInstance();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Api a = new Api(port, http);
+        Api b = new Api(Instances.port(second), http);
+
+        Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
+        ExecutorService clients = Executors.newFixedThreadPool(64);
+        long started = System.nanoTime();
+        List<Future<?>> sent = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            Api target = i % 2 == 0 ? a : b;
+            sent.add(clients.submit(() -> {
+                Response answer = target.seckill(voucherId, token);
+                String key = answer.status() + " " + answer.code();
+                if (answer.status() == 429 && "rate-limited".equals(answer.code())) {
+                    answer.expectProblem(429, "rate-limited");
+                }
+                answers.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+            }));
+        }
+        for (Future<?> f : sent) {
+            f.get();
+        }
+        clients.shutdown();
+        double seconds = (System.nanoTime() - started) / 1e9;
+
+        int limited = answers.getOrDefault("429 rate-limited", new AtomicInteger()).get();
+        int allowedAtMost = (int) (25 * (Math.ceil(seconds) + 1));
+        assertThat(limited).as("%s in %.1f s", answers, seconds).isGreaterThanOrEqualTo(10_000 - allowedAtMost);
+        assertThat(answers.keySet()).as("only the order, its repeats and the limit: %s", answers)
+                .isSubsetOf("201 null", "409 already-ordered", "429 request-in-flight", "429 rate-limited");
+        assertThat(answers.get("201 null").get()).isEqualTo(1);
+        assertThat(api.audit(voucherId).path("orders").asLong()).isEqualTo(1);
+        assertThat(other.audit(voucherId).path("dbStock").asLong()).isEqualTo(9);
+    }
+
+    @Test
+    void theRateLimitedAnswerSaysWhenToComeBack() {
+        long voucherId = api.createVoucher(10);
+        String token = api.mintShoppers(1).get(0);
+        Response limited = null;
+        for (int i = 0; i < 60 && limited == null; i++) {
+            Response answer = api.seckill(voucherId, token);
+            if (answer.status() == 429 && "rate-limited".equals(answer.code())) {
+                limited = answer;
+            }
+        }
+        assertThat(limited).as("60 requests in a row reach the limit of 25 a second").isNotNull();
+        RawHttp.Answer again = RawHttp.send(port, "POST /seckill/" + voucherId, "Authorization", "Bearer " + token);
+        again.expectProblem(429, "rate-limited");
+        assertThat(again.header("Retry-After")).isEqualTo("1");
+    }
+
+    @Test
+    void orderReadsAreLimitedPerShopperOnEveryInstance() {
+        String token = api.mintShoppers(1).get(0);
+        Api other = secondInstance();
+        int limited = 0;
+        for (int i = 0; i < 60; i++) {
+            Response answer = (i % 2 == 0 ? api : other).get("/orders/123", "Authorization", "Bearer " + token);
+            if (answer.status() == 429) {
+                answer.expectProblem(429, "rate-limited");
+                limited++;
+            } else {
+                answer.expectProblem(404, "order-not-found");
+            }
+        }
+        assertThat(limited).as("60 reads against a shared limit of 20 a second").isGreaterThanOrEqualTo(20);
+    }
+
+    @Test
+    void failedAdminLoginsAreLoggedAndLimitedPerAddressOnEveryInstance(CapturedOutput output) {
+        Api other = secondInstance();
+        String address = "203.0.113." + (1 + (int) (Math.random() * 250));
+        String wrong = basic(TestServers.ADMIN_USER, "guess-" + address);
+        for (int i = 0; i < 10; i++) {
+            (i % 2 == 0 ? api : other).get("/admin/vouchers/1", "Authorization", wrong, "X-Forwarded-For", address)
+                    .expectProblem(401, "admin-credentials-invalid");
+        }
+        // spent: the right password from that address is refused too, on both instances
+        String right = basic(TestServers.ADMIN_USER, TestServers.ADMIN_PASSWORD);
+        for (Api instance : List.of(api, other)) {
+            Response refused = instance.get("/admin/shoppers", "Authorization", right, "X-Forwarded-For", address);
+            refused.expectProblem(429, "rate-limited");
+        }
+        // another address is not affected
+        assertThat(api.get("/actuator/metrics", "Authorization", right, "X-Forwarded-For", "198.51.100.7").status())
+                .isEqualTo(200);
+        assertThat(output.getAll()).contains("Admin login failed for user '" + TestServers.ADMIN_USER + "' from " + address)
+                .doesNotContain("guess-" + address);
+    }
+
+    @Test
+    void anEmptyUserOrAWrongPasswordIsInvalidCredentials() {
+        String address = "192.0.2." + (1 + (int) (Math.random() * 250));
+        for (String credentials : List.of(":" + TestServers.ADMIN_PASSWORD, TestServers.ADMIN_USER + ":",
+                TestServers.ADMIN_USER + ":" + TestServers.ADMIN_PASSWORD + "x", "nobody:" + TestServers.ADMIN_PASSWORD)) {
+            api.get("/admin/vouchers/1", "Authorization", "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes()),
+                    "X-Forwarded-For", address).expectProblem(401, "admin-credentials-invalid");
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes());
+    }
+}
