@@ -40,6 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drained, no shopper told no has one, nothing is oversold or given up, the audit is consistent, and the only
  * 5xx answers are 502/503 from the switch.
  */
+// Left to scripts/chaos (76 s): in ./mvnw verify, AsyncCrashIT kills an instance -9 mid-batch (nothing lost or
+// doubled) and TrafficDrainTest checks the shutdown's order.
+@RunByScriptsChaos
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class InstanceRestartChaosIT {
 

@@ -30,6 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drained every accepted order is in MySQL exactly once, nothing is oversold or given up, and Redis and MySQL
  * agree.
  */
+// Left to scripts/chaos (60 s): in ./mvnw verify, MySqlOutageIT cuts MySQL under load (nothing accepted is lost
+// or given up) and SyncMySqlBlackHoleIT makes it a black hole; read-only is server-wide, never in verify.
+@RunByScriptsChaos
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MySqlChaosIT {
 
@@ -75,7 +78,6 @@ class MySqlChaosIT {
     }
 
     @Test
-    @RunByScriptsChaos
     void mySqlReadOnlyFor10sMidBurstLosesDoublesAndFailsNothing() throws Exception {
         String log;
         try {

@@ -47,6 +47,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Then the backlog drains and the usual comparisons hold: every accepted order in MySQL once (but the
  * given-up ones, which MySQL must not have), nothing oversold, Redis and MySQL agree.
  */
+// Left to scripts/chaos (52 s): in ./mvnw verify, SoldOutFlagsTest heals stale flags and missed clears within an
+// interval, and AsyncPathIT sells a given-up order's unit again after a sell-out.
+@RunByScriptsChaos
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SoldOutHealChaosIT {
 
