@@ -73,7 +73,7 @@ public final class TestServers {
             props.put("spring.data.redis.host", redisHost);
             props.put("spring.data.redis.port", env("SECKILL_TEST_REDIS_PORT", "6379"));
         } else if (listening(3306) && (listening(6379) || listening(6380))) {
-            props.put("spring.datasource.url", "jdbc:mysql://127.0.0.1:3306/seckill_test?createDatabaseIfNotExist=true");
+            props.put("spring.datasource.url", "jdbc:mysql://127.0.0.1:3306/" + testDatabase() + "?createDatabaseIfNotExist=true");
             props.put("spring.datasource.username", "root");
             props.put("spring.datasource.password", "");
             props.put("spring.data.redis.host", "127.0.0.1");
@@ -81,7 +81,7 @@ public final class TestServers {
             // README's first command leaves only that one running)
             props.put("spring.data.redis.port", listening(6379) ? "6379" : "6380");
             // not database 0, which the local cluster (scripts/cluster) uses on the same server
-            props.put("spring.data.redis.database", "1");
+            props.put("spring.data.redis.database", Integer.toString(fork()));
             if (isMariaDb(props)) {
                 // as scripts/cluster runs it: without the profile, Hibernate takes MariaDB ("5.5.5-10.x") for
                 // MySQL 5.5 and drops the milliseconds of every time it writes
@@ -116,6 +116,25 @@ public final class TestServers {
         props.put("spring.datasource.password", mysql.getPassword());
         props.put("spring.data.redis.host", redis.getHost());
         props.put("spring.data.redis.port", String.valueOf(redis.getMappedPort(6379)));
+    }
+
+    /**
+     * Which of failsafe's parallel test JVMs this is (1, 2, ...; {@code seckill.test.fork}, set from
+     * {@code surefire.forkNumber}). Each has a database and a Redis database of its own, so that two JVMs running
+     * at once never see each other's sales; a test that makes a database of its own derives it from this one's
+     * name ({@code seckill_test_2} -> {@code seckill_chaos_x_2}), and pub/sub topics carry the Redis database.
+     */
+    static int fork() {
+        int fork = Integer.getInteger("seckill.test.fork", 1);
+        if (fork < 1 || fork > 15) {
+            throw new IllegalStateException("seckill.test.fork must be 1..15 (Redis databases 1..15), not " + fork);
+        }
+        return fork;
+    }
+
+    /** {@code seckill_test} for the first test JVM, {@code seckill_test_<n>} for the n-th. */
+    static String testDatabase() {
+        return fork() == 1 ? "seckill_test" : "seckill_test_" + fork();
     }
 
     private static boolean isMariaDb(Map<String, String> props) {

@@ -1,5 +1,6 @@
 package dev.seckill.lab.web;
 
+import dev.seckill.lab.LabEnabled;
 import dev.seckill.lab.LabException;
 import dev.seckill.web.ProblemCode;
 import dev.seckill.web.ProblemResponses;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
  * The lock lab's refusals, as problem codes: the lab maps its own exceptions, so the shared handler needs to know
  * nothing of the lab. Ahead of the shared handler, whose catch-all would otherwise answer them as 500.
  */
+@LabEnabled
 @RestControllerAdvice(assignableTypes = LabController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class LabProblems {
