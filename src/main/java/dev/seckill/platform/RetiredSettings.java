@@ -1,11 +1,12 @@
 package dev.seckill.platform;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
+import java.io.UncheckedIOException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class RetiredSettings implements EnvironmentPostProcessor, Ordered {
 
-    /** Where the build puts the configuration metadata, next to the classes. */
+    /** Where the build puts the configuration metadata (merged with the additional metadata). */
     static final String METADATA = "META-INF/spring-configuration-metadata.json";
 
     /** Our own additional metadata, read too in case an incremental build left the merged file stale. */
@@ -59,14 +60,11 @@ public final class RetiredSettings implements EnvironmentPostProcessor, Ordered 
     record Retired(String name, String replacement, String reason) {
     }
 
-    private final Log log;
-
     private final List<Retired> retired;
 
     /** Called by Spring Boot, which passes a log that prints once logging is set up. */
     public RetiredSettings(DeferredLogFactory logs) {
-        this.log = logs.getLog(RetiredSettings.class);
-        this.retired = load(this.log);
+        this.retired = load(logs.getLog(RetiredSettings.class));
     }
 
     /** The retired settings the metadata declares. */
@@ -110,53 +108,55 @@ public final class RetiredSettings implements EnvironmentPostProcessor, Ordered 
                 ? "property source '" + underlying.getName() + "'" : String.valueOf(source.getUnderlyingSource());
     }
 
-    /** The error-level deprecations of {@code seckill.*} in the metadata next to this class. */
+    /**
+     * The error-level deprecations of {@code seckill.*} in the classpath's metadata. Every library has a file of that
+     * name, and the application's is not always first nor next to its classes (Spring Boot's jar keeps META-INF at
+     * its root): each is read, and only one naming {@code seckill.*} settings is parsed.
+     */
     private static List<Retired> load(Log log) {
         Map<String, Retired> retired = new LinkedHashMap<>();
+        boolean found = false;
+        ObjectMapper json = JsonMapper.builder().build();
+        ClassLoader classLoader = RetiredSettings.class.getClassLoader();
         for (String file : List.of(METADATA, ADDITIONAL_METADATA)) {
-            JsonNode metadata = read(file);
-            if (metadata == null) {
-                if (METADATA.equals(file)) {
-                    log.warn(file + " is missing from " + classpathRoot() + " (built without the configuration "
-                            + "processor?): retired seckill.* settings are not checked");
+            for (URL url : resources(classLoader, file)) {
+                String text = read(url);
+                if (!text.contains("\"" + PREFIX)) {
+                    continue;
                 }
-                continue;
-            }
-            for (JsonNode property : metadata.path("properties")) {
-                String name = property.path("name").asString("");
-                JsonNode deprecation = property.path("deprecation");
-                if (name.startsWith(PREFIX) && "error".equals(deprecation.path("level").asString(""))) {
-                    retired.putIfAbsent(name, new Retired(name, blankToNull(deprecation.path("replacement").asString("")),
-                            deprecation.path("reason").asString("")));
+                found |= METADATA.equals(file);
+                for (JsonNode property : json.readTree(text).path("properties")) {
+                    String name = property.path("name").asString("");
+                    JsonNode deprecation = property.path("deprecation");
+                    if (name.startsWith(PREFIX) && "error".equals(deprecation.path("level").asString(""))) {
+                        retired.putIfAbsent(name, new Retired(name,
+                                blankToNull(deprecation.path("replacement").asString("")),
+                                deprecation.path("reason").asString("")));
+                    }
                 }
             }
+        }
+        if (!found) {
+            log.warn("No " + METADATA + " on the classpath describes the seckill.* settings (built without the "
+                    + "configuration processor?): retired settings are not checked");
         }
         return List.copyOf(retired.values());
     }
 
-    /**
-     * The file at the root of the classpath entry this class comes from (target/classes, or the jar's
-     * BOOT-INF/classes): this application's metadata, not that of a library found first on the classpath.
-     */
-    private static JsonNode read(String file) {
-        ObjectMapper json = JsonMapper.builder().build();
-        try (InputStream in = URI.create(classpathRoot() + file).toURL().openStream()) {
-            return json.readTree(in);
-        } catch (FileNotFoundException e) {
-            return null;
+    private static List<URL> resources(ClassLoader classLoader, String file) {
+        try {
+            return Collections.list(classLoader.getResources(file));
         } catch (IOException e) {
-            throw new IllegalStateException("Cannot read " + file + " from " + classpathRoot(), e);
+            throw new UncheckedIOException("Cannot list " + file + " on the classpath", e);
         }
     }
 
-    private static String classpathRoot() {
-        String self = RetiredSettings.class.getName().replace('.', '/') + ".class";
-        URL url = RetiredSettings.class.getClassLoader().getResource(self);
-        if (url == null) {
-            throw new IllegalStateException("Cannot find " + self + " on the classpath");
+    private static String read(URL url) {
+        try (InputStream in = url.openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + url, e);
         }
-        String location = url.toString();
-        return location.substring(0, location.length() - self.length());
     }
 
     private static String blankToNull(String value) {
@@ -178,9 +178,8 @@ public final class RetiredSettings implements EnvironmentPostProcessor, Ordered 
                         .append("): ");
                 if (setting.replacement() != null) {
                     message.append("use ").append(setting.replacement()).append(" instead. ");
-                } else {
-                    message.append("nothing replaces it. ");
                 }
+                // the reason says why it went and, when nothing replaces it, says so
                 message.append(setting.reason());
             });
             return message.toString();
