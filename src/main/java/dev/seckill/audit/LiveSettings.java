@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * @param every how often an instance writes its snapshot
+ * @param every how often an instance writes its snapshot (its counters, read by
+ *              {@code GET /admin/vouchers/{id}/live}) to Redis
  * @param ttl   how long a snapshot outlives its instance's last write: several times {@code every}, so that
  *              a slow write or a pause does not drop the instance from the page, short enough that a
  *              stopped instance leaves it soon

@@ -8,16 +8,23 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
+ * Each instance leases a snowflake worker number (0..1023) from MySQL's {@code id_worker_lease} table. Without a
+ * renewal for {@code leaseDuration} (MySQL unreachable, a long pause) the instance stops issuing ids (503
+ * {@code backend-unavailable}) and another may take the number; the new holder's ids start after the old holder's
+ * high-water mark, which may put their timestamps up to {@code leaseDuration} ahead.
+ *
  * @param leaseDuration how long a worker number stays this instance's without a renewal; after that
  *                      (database clock) another instance may take it. Also the margin added to the
  *                      high-water mark written at each renewal, so a new holder of the number starts
  *                      issuing after anything this instance can still issue
- * @param renewEvery    how often the lease is renewed; by default a third of the lease, so two renewals
- *                      can fail (MySQL briefly away) before this instance has to stop issuing ids
+ * @param renewEvery    how often the lease is renewed: at most half of {@code leaseDuration}. The default is a third
+ *                      of the default lease, so two renewals in a row can fail (MySQL briefly away) before this
+ *                      instance has to stop issuing ids; change it with the lease. Left out when the record
+ *                      is built in code ({@code null}), it is a third of {@code leaseDuration}
  */
 @Validated
 @ConfigurationProperties("seckill.ids")
-record IdSettings(@NotNull @DefaultValue("60s") Duration leaseDuration, Duration renewEvery) {
+record IdSettings(@NotNull @DefaultValue("60s") Duration leaseDuration, @DefaultValue("20s") Duration renewEvery) {
 
     IdSettings {
         if (leaseDuration.compareTo(Duration.ofSeconds(1)) < 0) {

@@ -8,10 +8,13 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The lab's settings; the whole record exists only when the lab is on.
+ * The lock lab (docs/lock-lab.md): the articles' locks, wrong ones included, on Redis nodes of its own. Off, no bean
+ * of it exists (this record neither) and {@code /admin/lab/**} answers 404. Turning it on also needs {@code nodes};
+ * never in a real sale.
  *
  * @param enabled         the lab's beans and endpoints exist only when true (never in the default profile)
  * @param nodes           the lab's own Redis servers ({@code redis://host:port}): the first holds the stock and the
@@ -35,9 +38,12 @@ import org.springframework.validation.annotation.Validated;
 @LabEnabled
 @Validated
 @ConfigurationProperties("seckill.lab")
-public record LabSettings(boolean enabled, @NotEmpty List<String> nodes, @NotNull Duration lease,
-        @NotNull Duration watchdogTimeout, @NotNull Duration lockWait, @NotNull Duration spin, @NotNull Duration work,
-        @NotNull Duration pause, @Positive int pauseEvery, @Positive int crashAt, @NotNull Duration nodeTimeout) {
+public record LabSettings(@DefaultValue("false") boolean enabled, @NotEmpty List<String> nodes,
+        @NotNull @DefaultValue("500ms") Duration lease, @NotNull @DefaultValue("1s") Duration watchdogTimeout,
+        @NotNull @DefaultValue("3s") Duration lockWait, @NotNull @DefaultValue("10ms") Duration spin,
+        @NotNull @DefaultValue("1ms") Duration work, @NotNull @DefaultValue("1500ms") Duration pause,
+        @Positive @DefaultValue("10") int pauseEvery, @Positive @DefaultValue("20") int crashAt,
+        @NotNull @DefaultValue("500ms") Duration nodeTimeout) {
 
     /** A pause within the lease would show nothing: the lock must be able to run out under the holder. */
     @AssertTrue(message = "pause must be longer than lease and watchdog-timeout")

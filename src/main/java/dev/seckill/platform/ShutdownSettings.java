@@ -12,7 +12,9 @@ import org.springframework.validation.annotation.Validated;
  *              {@code REFUSING_TRAFFIC}, before its port closes: time for a balancer that polls readiness to
  *              stop routing here, and for the requests already on their way to arrive. Every answer in that
  *              time says {@code Connection: close}, so Nginx keeps no pooled connection to this instance
- *              that it would reuse once the port is closed. 0 skips it (no balancer in front)
+ *              that it would reuse once the port is closed. Raise it to the readiness polling interval of a
+ *              balancer that reads readiness (Kubernetes: period x failure threshold); 0 skips it (no balancer
+ *              in front)
  */
 @Validated
 @ConfigurationProperties("seckill.shutdown")

@@ -6,9 +6,17 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
+ * Shared by every instance (a Redisson {@code RRateLimiter} each); a refused client is answered 429
+ * {@code rate-limited} with {@code Retry-After}.
+ * <p>
+ * Each limit is bound through a record of its own ({@link OrdersLimit}, ...) only because the three have
+ * different defaults and a default lives on the record component; the rest of the code sees {@link Limit}.
+ *
  * @param orders             {@code POST /seckill/{id}} per shopper; the default lets the JMeter storm's 20
  *                           simultaneous requests of one shopper through and cuts a flood to a trickle
  * @param orderReads         {@code GET /orders/...} per shopper (a page polling its order once a second fits)
@@ -20,12 +28,53 @@ import org.springframework.validation.annotation.Validated;
 public record RateLimitSettings(@NotNull @Valid Limit orders, @NotNull @Valid Limit orderReads,
         @NotNull @Valid Limit adminLoginFailures) {
 
+    /** The constructor Spring binds: each limit with its own defaults, any field of it set on its own. */
+    @ConstructorBinding
+    RateLimitSettings(@DefaultValue @Valid OrdersLimit orders, @DefaultValue @Valid OrderReadsLimit orderReads,
+            @DefaultValue @Valid AdminLoginFailuresLimit adminLoginFailures) {
+        this(orders.limit(), orderReads.limit(), adminLoginFailures.limit());
+    }
+
     /** At most {@code permits} in any window of length {@code per}. */
     public record Limit(@Positive long permits, @NotNull Duration per) {
 
         /** What a refused client is told to wait: the window, in whole seconds. */
         public long retryAfterSeconds() {
             return Math.max(1, (per.toMillis() + 999) / 1000);
+        }
+    }
+
+    /**
+     * @param permits purchase attempts ({@code POST /seckill/{id}}) per shopper in each window
+     * @param per     the window of the purchase limit
+     */
+    record OrdersLimit(@DefaultValue("25") @Positive long permits, @DefaultValue("1s") @NotNull Duration per) {
+
+        Limit limit() {
+            return new Limit(permits, per);
+        }
+    }
+
+    /**
+     * @param permits order look-ups ({@code GET /orders/...}) per shopper in each window
+     * @param per     the window of the look-up limit
+     */
+    record OrderReadsLimit(@DefaultValue("20") @Positive long permits, @DefaultValue("1s") @NotNull Duration per) {
+
+        Limit limit() {
+            return new Limit(permits, per);
+        }
+    }
+
+    /**
+     * @param permits failed admin logins per client address in each window
+     * @param per     the window of the failed-login limit
+     */
+    record AdminLoginFailuresLimit(@DefaultValue("10") @Positive long permits,
+            @DefaultValue("1m") @NotNull Duration per) {
+
+        Limit limit() {
+            return new Limit(permits, per);
         }
     }
 }

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -17,12 +18,14 @@ import org.springframework.validation.annotation.Validated;
  * shopper could have run beside it.
  *
  * @param prefix          key prefix of every lock (lock keys carry a {voucherId} hash tag after it)
- * @param voucherWait     how long an order waits for its voucher's lock before answering voucher-busy
+ * @param voucherWait     how long an order waits for its voucher's lock before answering voucher-busy; at most
+ *                        half of {@code watchdogTimeout}
  * @param watchdogTimeout how long a lock outlives a holder that died (Redisson's lockWatchdogTimeout)
  */
 @Validated
 @ConfigurationProperties("seckill.lock")
-record LockSettings(@NotBlank String prefix, @NotNull Duration voucherWait, @NotNull Duration watchdogTimeout) {
+record LockSettings(@NotBlank @DefaultValue("seckill:lock:") String prefix,
+        @NotNull @DefaultValue("10s") Duration voucherWait, @NotNull @DefaultValue("30s") Duration watchdogTimeout) {
 
     /**
      * A wait as long as the watchdog's timeout would let a request queue behind a holder that died

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -17,5 +18,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.stock")
-record StockSettings(@NotNull Duration soldOutRecheck, @NotNull Duration resetFence) {
+record StockSettings(@NotNull @DefaultValue("500ms") Duration soldOutRecheck,
+        @NotNull @DefaultValue("30s") Duration resetFence) {
 }

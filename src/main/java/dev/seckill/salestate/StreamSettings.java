@@ -7,6 +7,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -23,10 +24,13 @@ import org.springframework.validation.annotation.Validated;
  * @param consumers    consumer threads per instance; 0 makes an instance that only takes orders (other
  *                     instances write them)
  * @param consumerName this instance's consumer name (its threads add -1, -2, ...); unique per instance, so
- *                     that a restarted instance finds the messages it had not acknowledged
+ *                     that a restarted instance finds the messages it had not acknowledged. application.yml
+ *                     sets it to {@code seckill.web.instance-id}
  */
 @Validated
 @ConfigurationProperties("seckill.stream")
-public record StreamSettings(@NotBlank String group, @Min(1) @Max(1000) int batchSize, @NotNull Duration idlePoll,
-        @NotNull Duration claimIdle, @Min(1) int maxAttempts, @Min(0) @Max(16) int consumers, @NotBlank String consumerName) {
+public record StreamSettings(@NotBlank @DefaultValue("order-writers") String group,
+        @Min(1) @Max(1000) @DefaultValue("200") int batchSize, @NotNull @DefaultValue("20ms") Duration idlePoll,
+        @NotNull @DefaultValue("30s") Duration claimIdle, @Min(1) @DefaultValue("3") int maxAttempts,
+        @Min(0) @Max(16) @DefaultValue("1") int consumers, @NotBlank String consumerName) {
 }

@@ -2,6 +2,7 @@ package dev.seckill.web;
 
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
@@ -11,5 +12,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.web")
-record WebSettings(@NotNull DataSize maxBodySize) {
+record WebSettings(@NotNull @DefaultValue("16KB") DataSize maxBodySize) {
 }

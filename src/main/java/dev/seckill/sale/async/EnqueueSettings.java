@@ -3,6 +3,7 @@ package dev.seckill.sale.async;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -15,5 +16,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.enqueue")
-record EnqueueSettings(@Min(1) @Max(1000) int maxBatch) {
+record EnqueueSettings(@Min(1) @Max(1000) @DefaultValue("100") int maxBatch) {
 }

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -18,9 +19,10 @@ import org.springframework.validation.annotation.Validated;
  *                     order is answered 202 only once N replicas have it
  * @param waitTimeout  the longest the {@code WAIT} blocks; when fewer than N replicas confirmed by then, the
  *                     order is in the master all the same (it goes on to MySQL as any other): the shopper
- *                     is told {@code order-unconfirmed} with its id, neither accepted nor refused
+ *                     is told 503 {@code order-unconfirmed} with its id, neither accepted nor refused
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
-record ReplicaSettings(@Min(0) @Max(16) int waitReplicas, @NotNull Duration waitTimeout) {
+record ReplicaSettings(@Min(0) @Max(16) @DefaultValue("0") int waitReplicas,
+        @NotNull @DefaultValue("500ms") Duration waitTimeout) {
 }
