@@ -56,8 +56,9 @@ public @interface WebSlice {
     Class<?>[] value();
 
     /**
-     * What the chains and filters need from elsewhere, as production builds it; their settings are bound
-     * from application.yml (slices leave out {@code @ConfigurationPropertiesScan}) and the properties above.
+     * What the chains and filters need from elsewhere, as production builds it; their settings are bound from the
+     * settings records' defaults, application.yml's values read from the environment and the properties above
+     * (slices leave out {@code @ConfigurationPropertiesScan}).
      */
     @TestConfiguration(proxyBeanMethods = false)
     @EnableConfigurationProperties({WebSettings.class, InstanceIdentity.class, AuthSettings.class, RateLimitSettings.class})
