@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 #
 # Shared helpers that make sure the backing services (Redis, MariaDB/MySQL) are up.
-# Sourced by scripts/cluster and .ci/run; not meant to be executed on its own.
+# Sourced by scripts/cluster, scripts/test-services, .ci/run and other scripts; not meant to be executed
+# on its own.
 #
 # Every function checks its own errors and returns non-zero on failure, so the
 # helpers behave the same whether or not the caller runs with `set -e` (and even
