@@ -261,9 +261,9 @@ ensure_db() {
     # `./mvnw verify` holds several instances' connection pools at once (in-JVM instances, the chaos tests'
     # packaged JVMs): it reached MariaDB's default limit of 151 connections on a machine where nothing else
     # used the server. Raised for the running server only; an account that may not does without (a warning).
-    if [ "$(db_sql 'SELECT @@max_connections' 2>/dev/null)" -lt 400 ] 2>/dev/null; then
-        if db_sql 'SET GLOBAL max_connections = 400' >/dev/null 2>&1; then
-            svc_log "db: max_connections raised to 400 (the integration tests need more than 151)"
+    if [ "$(db_sql 'SELECT @@max_connections' 2>/dev/null)" -lt 1000 ] 2>/dev/null; then
+        if db_sql 'SET GLOBAL max_connections = 1000' >/dev/null 2>&1; then
+            svc_log "db: max_connections raised to 1000 (the integration tests need more than 151; two test JVMs at once about twice what one needs)"
         else
             svc_log "db: WARNING: could not raise max_connections above $(db_sql 'SELECT @@max_connections' 2>/dev/null); ./mvnw verify may meet 'Too many connections'"
         fi

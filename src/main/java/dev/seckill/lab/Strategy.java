@@ -5,7 +5,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The locks the articles in {@code shared/seeds} argue about, in their order. The first five are the articles'
+ * The locks the articles this platform grew from (docs/lock-lab.md names them) argue about, in their order. The first five are the articles'
  * mistakes, kept wrong on purpose; the article that makes (or answers) each is named.
  */
 public enum Strategy {
@@ -47,7 +47,7 @@ public enum Strategy {
         return id;
     }
 
-    /** The articles in {@code shared/seeds} (by file number) that argue about this lock. */
+    /** The articles (by their number in docs/lock-lab.md) that argue about this lock. */
     public String articles() {
         return articles;
     }
