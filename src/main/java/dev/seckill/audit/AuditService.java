@@ -110,7 +110,7 @@ public class AuditService {
         redisState.pendingOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         redisState.syncUnitOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         return new MySqlCut(sale.initialStock(), sale.stock(), buyers.orders(), buyers.buyers(),
-                buyers.duplicateBuyers(), orders.inMySql(ids));
+                buyers.duplicateBuyers(), orders.inMySql(voucherId, ids));
     }
 
     private static long notIn(Set<String> ids, Set<Long> found) {

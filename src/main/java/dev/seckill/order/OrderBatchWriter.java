@@ -53,7 +53,7 @@ public class OrderBatchWriter {
      */
     @Transactional
     public Set<Long> persist(long voucherId, List<NewOrder> orders) {
-        Set<Long> existing = existingIds(orders);
+        Set<Long> existing = existingIds(voucherId, orders);
         List<NewOrder> fresh = orders.stream().filter(o -> !existing.contains(o.orderId())).toList();
         if (!fresh.isEmpty()) {
             insert(voucherId, fresh);
@@ -86,7 +86,7 @@ public class OrderBatchWriter {
                 rows);
     }
 
-    private Set<Long> existingIds(List<NewOrder> orders) {
-        return records.inMySql(orders.stream().map(NewOrder::orderId).toList());
+    private Set<Long> existingIds(long voucherId, List<NewOrder> orders) {
+        return records.inMySql(voucherId, orders.stream().map(NewOrder::orderId).toList());
     }
 }

@@ -2,12 +2,12 @@ package dev.seckill.order;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import dev.seckill.voucher.OrderCount;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -35,17 +35,23 @@ public class OrderRecords implements OrderCount {
     public record Buyers(long orders, long buyers, long duplicateBuyers) {
     }
 
-    /** Which of these orders MySQL holds: the one question that decides what an order on its way became. */
-    public Set<Long> inMySql(Collection<Long> orderIds) {
+    /**
+     * Which of these orders of the voucher MySQL holds: the one question that decides what an order on its way
+     * became. Scoped to the voucher, so that an id of another voucher's order can never settle one of this one's.
+     * The ids are longs written into the statement, as one plain query per chunk: placeholders would make a
+     * server-side prepared statement of every list length (useServerPrepStmts), most too long for the cache.
+     */
+    public Set<Long> inMySql(long voucherId, Collection<Long> orderIds) {
         if (orderIds.isEmpty()) {
             return Set.of();
         }
         List<Long> ids = new ArrayList<>(orderIds);
         Set<Long> found = new HashSet<>();
         for (int from = 0; from < ids.size(); from += IDS_PER_QUERY) {
-            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY));
-            found.addAll(jdbc.queryForList("SELECT id FROM voucher_order WHERE id IN ("
-                    + String.join(",", Collections.nCopies(chunk.size(), "?")) + ")", Long.class, chunk.toArray()));
+            String chunk = ids.subList(from, Math.min(ids.size(), from + IDS_PER_QUERY)).stream()
+                    .map(String::valueOf).collect(Collectors.joining(","));
+            found.addAll(jdbc.queryForList("SELECT id FROM voucher_order WHERE voucher_id = ? AND id IN (" + chunk + ")",
+                    Long.class, voucherId));
         }
         return found;
     }

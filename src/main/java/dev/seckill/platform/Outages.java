@@ -22,7 +22,6 @@ import org.redisson.client.RedisRetryException;
 import org.redisson.client.RedisTimeoutException;
 import org.redisson.client.RedisTryAgainException;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
@@ -38,11 +37,13 @@ public final class Outages {
      * the Redisson types; Redisson wraps it in a plain RedisException ("Unexpected exception while processing
      * command") when it fails a command it had queued, and the admin side answered 500 for it (RedisChaosIT).
      * CannotGetJdbcConnectionException and Spring Data Redis' RedisConnectionFailureException are
-     * DataAccessResourceFailureExceptions.
+     * DataAccessResourceFailureExceptions. Not TransientDataAccessResourceException: Spring maps Connector/J's S1xxx
+     * states to it, and those are our own bugs (a column index out of range, a write in a read-only transaction),
+     * which must stay 500s with their stack trace; a real lost connection under it is found by its SQLState 08.
      */
     private static final List<Class<? extends Throwable>> OUTAGE_TYPES = List.of(BackendUnavailableException.class,
             CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            TransientDataAccessResourceException.class, RedisConnectionException.class, RedisTimeoutException.class,
+            RedisConnectionException.class, RedisTimeoutException.class,
             RedisRetryException.class, RedisLoadingException.class, RedisReadonlyException.class,
             RedisMasterDownException.class, RedisClusterDownException.class, RedisTryAgainException.class,
             RedisOutOfMemoryException.class, RedisBusyException.class, RedisNoReplicasException.class,

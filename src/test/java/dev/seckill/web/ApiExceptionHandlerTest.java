@@ -13,6 +13,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.orm.jpa.JpaSystemException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.transaction.TransactionSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +53,16 @@ class ApiExceptionHandlerTest {
     void otherSqlErrorsStayInternalErrors() {
         ResponseEntity<ProblemDetail> response = handler.handleUnexpected(
                 new TransactionSystemException("boom", new SQLException("syntax", "42000")));
+        assertThat(response.getStatusCode().value()).isEqualTo(500);
+        assertThat(response.getBody().getProperties()).containsEntry("code", "internal-error");
+    }
+
+    /** Spring maps Connector/J's S1xxx states (our own bugs: an index out of range, a write in a read-only
+     *  transaction) to TransientDataAccessResourceException: still a bug, answered 500 with its stack trace logged. */
+    @Test
+    void aDriverErrorInOurOwnCodeIsABugNotAnOutage() {
+        ResponseEntity<ProblemDetail> response = handler.handleUnexpected(new TransientDataAccessResourceException(
+                "Column Index out of range", new SQLException("Column Index out of range, 3 > 2.", "S1009")));
         assertThat(response.getStatusCode().value()).isEqualTo(500);
         assertThat(response.getBody().getProperties()).containsEntry("code", "internal-error");
     }

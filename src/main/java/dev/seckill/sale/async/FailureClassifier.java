@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 
 /**
  * Says whose fault a failure to persist orders is. Only the order's own fault may count an attempt
@@ -152,8 +153,9 @@ final class FailureClassifier {
         if (t instanceof PessimisticLockingFailureException || t instanceof QueryTimeoutException) {
             return Failure.CONTENTION;
         }
-        // Out of reach, read-only or full: the platform's one list of outage types.
-        if (Outages.isOutageType(t)) {
+        // Out of reach, read-only or full: the platform's one list of outage types. TransientDataAccessResourceException
+        // too, for the consumers alone (the web layer answers it 500: Spring maps Connector/J's S1xxx states to it).
+        if (Outages.isOutageType(t) || t instanceof TransientDataAccessResourceException) {
             return Failure.OUTAGE;
         }
         return Failure.UNKNOWN;

@@ -2,8 +2,8 @@ package dev.seckill.sale.reconcile;
 
 /**
  * Settles the sync path's units whose orders MySQL already holds, before a rebuild counts MySQL's stock: the
- * rebuild must not count them twice. The sync path's sweeper does it; in async mode no sync unit exists (an
- * async instance does not start while any is left), so there is nothing to settle.
+ * rebuild must not count them twice. The sync path's sweeper does it. In async mode no sweeper runs: units a sync
+ * instance left behind wait for one (ModeSwitchCheck names them at start-up), as they did before.
  */
 public interface CommittedUnits {
 

@@ -3,7 +3,7 @@ package dev.seckill.sale.reconcile;
 import dev.seckill.AsyncMode;
 import org.springframework.stereotype.Component;
 
-/** Async mode: no sync unit exists, so a rebuild has none to settle. */
+/** Async mode: no sweeper runs here, so a rebuild settles no sync unit (see CommittedUnits). */
 @AsyncMode
 @Component
 class NoSyncUnits implements CommittedUnits {

@@ -84,7 +84,7 @@ public class StreamReconciler {
 
     private Report rebuild(long voucherId) {
         // Units of sync orders already in MySQL first: MySQL's stock counts them, the rebase must not again.
-        // Sync mode only: an async instance does not start while sync units are left (ModeSwitchCheck).
+        // Sync mode only: in async mode no sweeper runs, and units a sync instance left are reported by ModeSwitchCheck.
         committedUnits.settleCommitted(voucherId);
         // Pending first, MySQL second (one consistent snapshot): an order written in between is found
         // in MySQL and not counted twice; one written after the snapshot is still counted as pending.
@@ -132,7 +132,7 @@ public class StreamReconciler {
         Map<String, String> orderOf = new HashMap<>();
         orders.orderOfEachBuyer(voucherId).forEach((shopper, order) -> orderOf.put(shopper.toString(), order.toString()));
         Set<String> persisted = new HashSet<>();
-        orders.inMySql(pendingOrderIds.stream().map(Long::parseLong).toList())
+        orders.inMySql(voucherId, pendingOrderIds.stream().map(Long::parseLong).toList())
                 .forEach(order -> persisted.add(order.toString()));
         return new Snapshot(stock, orderOf, persisted);
     }

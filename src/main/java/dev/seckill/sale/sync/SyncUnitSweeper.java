@@ -86,7 +86,7 @@ public class SyncUnitSweeper extends PeriodicTask implements CommittedUnits {
             // Read again under the lock: requests finished meanwhile, another instance may have swept.
             VoucherUnits current = units.read(voucherId);
             long now = clock.millis();
-            Set<Long> committed = orders.inMySql(decision.toLookUp(current, now));
+            Set<Long> committed = orders.inMySql(voucherId, decision.toLookUp(current, now));
             for (SweepDecision.Action action : decision.decide(current, committed, now)) {
                 apply(voucherId, action, now);
             }
@@ -141,7 +141,7 @@ public class SyncUnitSweeper extends PeriodicTask implements CommittedUnits {
         }
         List<Unit> all = new ArrayList<>(current.inFlight());
         all.addAll(current.returned());
-        Set<Long> committed = orders.inMySql(all.stream().map(Unit::orderId).toList());
+        Set<Long> committed = orders.inMySql(voucherId, all.stream().map(Unit::orderId).toList());
         for (Unit unit : all) {
             if (committed.contains(unit.orderId())) {
                 units.settle(voucherId, unit.shopperId(), unit.orderId(), false);

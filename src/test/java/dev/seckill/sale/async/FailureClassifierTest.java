@@ -20,6 +20,7 @@ import org.redisson.client.RedisResponseTimeoutException;
 import org.redisson.client.RedisTimeoutException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.dao.TransientDataAccessResourceException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -141,6 +142,12 @@ class FailureClassifierTest {
         assertThat(FailureClassifier.classify(asJdbcTemplateThrowsIt(MYSQL, new MySQLTimeoutException())))
                 .isEqualTo(CONTENTION);
         assertThat(FailureClassifier.classify(new QueryTimeoutException("timed out"))).isEqualTo(CONTENTION);
+    }
+
+    /** The consumers wait a transient resource failure out (the web layer answers it 500: see ApiExceptionHandlerTest). */
+    @Test
+    void transientResourceFailuresAreWaitedOutByTheConsumers() {
+        assertThat(FailureClassifier.classify(new TransientDataAccessResourceException("resource busy"))).isEqualTo(OUTAGE);
     }
 
     @Test

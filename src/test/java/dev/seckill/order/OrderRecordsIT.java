@@ -1,0 +1,57 @@
+package dev.seckill.order;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import dev.seckill.order.OrderBatchWriter.NewOrder;
+import dev.seckill.support.IntegrationTest;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The door the other modules ask {@code voucher_order} through: which orders MySQL holds is asked per voucher, so an
+ * order of another voucher is never taken for one of this one's (the sweeper would settle a unit that was never
+ * sold), and lists longer than one query's chunk come back whole.
+ */
+class OrderRecordsIT extends IntegrationTest {
+
+    @Autowired
+    OrderBatchWriter writer;
+
+    @Autowired
+    OrderRecords records;
+
+    @Test
+    void whichOrdersAreInMySqlIsAnsweredForTheVoucherAskedAboutOnly() {
+        long mine = api.createVoucher(5);
+        long other = api.createVoucher(5);
+        long base = System.nanoTime() & 0xFFFF_FFFFL;
+        writer.persist(mine, List.of(new NewOrder(base + 1, base + 1, 0), new NewOrder(base + 2, base + 2, 0)));
+        writer.persist(other, List.of(new NewOrder(base + 3, base + 3, 0)));
+
+        assertThat(records.inMySql(mine, List.of(base + 1, base + 2, base + 3, base + 4)))
+                .containsExactlyInAnyOrder(base + 1, base + 2);
+        assertThat(records.inMySql(other, List.of(base + 1, base + 3))).containsExactly(base + 3);
+        assertThat(records.inMySql(mine, List.of())).isEmpty();
+        assertThat(records.ordersOf(mine)).isEqualTo(2);
+        assertThat(records.buyersOf(mine)).isEqualTo(new OrderRecords.Buyers(2, 2, 0));
+        assertThat(records.orderOfEachBuyer(other)).containsEntry(base + 3, base + 3).hasSize(1);
+    }
+
+    @Test
+    void aListLongerThanOneChunkIsAnsweredWhole() {
+        long voucher = api.createVoucher(OrderRecords.IDS_PER_QUERY + 10);
+        long base = (System.nanoTime() & 0xFFFF_FFFFL) << 12;
+        List<NewOrder> orders = new ArrayList<>();
+        for (int i = 0; i < OrderRecords.IDS_PER_QUERY + 10; i++) {
+            orders.add(new NewOrder(base + i, base + i, 0));
+        }
+        writer.persist(voucher, orders);
+
+        Set<Long> found = records.inMySql(voucher, orders.stream().map(NewOrder::orderId).toList());
+        assertThat(found).hasSize(OrderRecords.IDS_PER_QUERY + 10);
+    }
+}
