@@ -12,11 +12,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.NginxFrontedTest;
 import dev.seckill.support.Nginx;
 import dev.seckill.support.RawHttp;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,28 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stable codes, never its HTML pages; and its per-address limits, which leave the load tools' 127.0.0.1
  * alone and limit any other address (here 127.0.0.2, another address of this machine).
  */
-class EdgeIT extends IntegrationTest {
+class EdgeIT extends NginxFrontedTest {
 
     static final String OTHER_CLIENT = "127.0.0.2";
-    static Nginx nginx;
 
     @Autowired
     JdbcTemplate db;
-
-    @BeforeEach
-    void nginxInFront() {
-        if (nginx == null) {
-            nginx = Nginx.start(port, "");
-        }
-    }
-
-    @AfterAll
-    static void stopNginx() {
-        if (nginx != null) {
-            nginx.close();
-            nginx = null;
-        }
-    }
 
     @Test
     void aBodyOverTheAppsLimitIsRefusedByNginxAsAProblem() {

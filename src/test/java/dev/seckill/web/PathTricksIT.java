@@ -3,11 +3,8 @@ package dev.seckill.web;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.seckill.support.IntegrationTest;
-import dev.seckill.support.Nginx;
+import dev.seckill.support.NginxFrontedTest;
 import dev.seckill.support.RawHttp;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.redisson.api.RedissonClient;
@@ -21,30 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each answers 400, 401 or 404 as a problem, and nothing in MySQL or Redis changes. Sent byte for byte
  * (no client normalizes them), straight to an instance and through Nginx with the cluster's own rules.
  */
-class PathTricksIT extends IntegrationTest {
+class PathTricksIT extends NginxFrontedTest {
 
-    static Nginx nginx;
 
     @Autowired
     JdbcTemplate db;
 
     @Autowired
     RedissonClient redisson;
-
-    @BeforeEach
-    void nginxInFront() {
-        if (nginx == null) {
-            nginx = Nginx.start(port, "");
-        }
-    }
-
-    @AfterAll
-    static void stopNginx() {
-        if (nginx != null) {
-            nginx.close();
-            nginx = null;
-        }
-    }
 
     /** Every trick of the issue, against a minting admin endpoint and against the actuator. */
     static List<String> tricks() {
