@@ -6,20 +6,17 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToLongFunction;
 
 import dev.seckill.support.Api;
+import dev.seckill.support.BurstAtOnce;
 import dev.seckill.support.Instances;
 import dev.seckill.support.RedisServer;
 import dev.seckill.support.TestServers;
@@ -81,12 +78,7 @@ class LiveNumbersIT {
 
     @AfterAll
     static void stop() throws Exception {
-        if (instanceA != null) {
-            instanceA.close();
-        }
-        if (instanceB != null) {
-            instanceB.close();
-        }
+        Instances.closeAll(instanceA, instanceB);
         if (redis != null) {
             redis.close();
         }
@@ -97,31 +89,14 @@ class LiveNumbersIT {
     void theInstancesCountersAddUpToTheAuditAndToTheRequestsSent() throws Exception {
         long voucherId = a.createVoucher(STOCK);
         List<String> tokens = a.mintShoppers(SHOPPERS);
-        List<String> requests = new ArrayList<>();
-        for (int i = 0; i < ORDERS_PER_SHOPPER; i++) {
-            requests.addAll(tokens);
-        }
-        Collections.shuffle(requests, new Random(7));
+        List<String> requests = Instances.eachShopperTimes(tokens, ORDERS_PER_SHOPPER, 7);
 
         Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
         ExecutorService clients = Executors.newFixedThreadPool(40);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> sent = new ArrayList<>();
-        for (int i = 0; i < requests.size(); i++) {
-            Api instance = i % 2 == 0 ? a : b;
-            String token = requests.get(i);
-            sent.add(clients.submit(() -> {
-                go.await();
-                Api.Response response = instance.seckill(voucherId, token);
-                String answer = response.status() == 202 ? "accepted" : response.code();
-                answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
-                return null;
-            }));
-        }
-        go.countDown();
-        for (Future<?> request : sent) {
-            request.get();
-        }
+        BurstAtOnce.send(clients, requests, voucherId, (token, response) -> {
+            String answer = response.status() == 202 ? "accepted" : response.code();
+            answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+        }, a, b);
         clients.shutdown();
         assertThat(answers.get("accepted")).as("%s", answers).hasValue(STOCK);
 

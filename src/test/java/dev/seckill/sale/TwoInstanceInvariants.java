@@ -6,18 +6,15 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.seckill.support.Api;
+import dev.seckill.support.BurstAtOnce;
 import dev.seckill.support.Instances;
-import dev.seckill.support.Api.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,12 +57,7 @@ abstract class TwoInstanceInvariants {
 
     @AfterAll
     static void stop() {
-        if (instanceA != null) {
-            instanceA.close();
-        }
-        if (instanceB != null) {
-            instanceB.close();
-        }
+        Instances.closeAll(instanceA, instanceB);
     }
 
     @Test
@@ -81,39 +73,22 @@ abstract class TwoInstanceInvariants {
         long voucherId = a.createVoucher(STOCK);
         List<String> tokens = a.mintShoppers(SHOPPERS);
 
-        List<String> requests = new ArrayList<>();
-        for (int i = 0; i < ORDERS_PER_SHOPPER; i++) {
-            requests.addAll(tokens);
-        }
-        Collections.shuffle(requests, new Random(42));
+        List<String> requests = Instances.eachShopperTimes(tokens, ORDERS_PER_SHOPPER, 42);
 
         Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> ordersByShopper = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> servedBy = new ConcurrentHashMap<>();
         List<String> unexpected = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<?>> sent = new ArrayList<>();
-        for (int i = 0; i < requests.size(); i++) {
-            Api instance = i % 2 == 0 ? a : b;
-            String token = requests.get(i);
-            sent.add(clients.submit(() -> {
-                go.await();
-                Response response = instance.seckill(voucherId, token);
-                String answer = response.status() + " " + (response.status() == acceptedStatus() ? "accepted" : response.code());
-                answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
-                servedBy.computeIfAbsent(String.valueOf(response.instanceId()), k -> new AtomicInteger()).incrementAndGet();
-                if (response.status() == acceptedStatus()) {
-                    ordersByShopper.computeIfAbsent(token, k -> new AtomicInteger()).incrementAndGet();
-                } else if (!List.of("409 sold-out", "409 already-ordered", "429 request-in-flight").contains(answer)) {
-                    unexpected.add(answer + ": " + response.body());
-                }
-                return null;
-            }));
-        }
-        go.countDown();
-        for (Future<?> request : sent) {
-            request.get();
-        }
+        BurstAtOnce.send(clients, requests, voucherId, (token, response) -> {
+            String answer = response.status() + " " + (response.status() == acceptedStatus() ? "accepted" : response.code());
+            answers.computeIfAbsent(answer, k -> new AtomicInteger()).incrementAndGet();
+            servedBy.computeIfAbsent(String.valueOf(response.instanceId()), k -> new AtomicInteger()).incrementAndGet();
+            if (response.status() == acceptedStatus()) {
+                ordersByShopper.computeIfAbsent(token, k -> new AtomicInteger()).incrementAndGet();
+            } else if (!List.of("409 sold-out", "409 already-ordered", "429 request-in-flight").contains(answer)) {
+                unexpected.add(answer + ": " + response.body());
+            }
+        }, a, b);
         clients.shutdown();
 
         System.out.printf("Two-instance burst: %d requests, answers %s, served by %s%n", requests.size(), answers, servedBy);

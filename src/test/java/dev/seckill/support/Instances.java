@@ -1,9 +1,11 @@
 package dev.seckill.support;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import dev.seckill.SeckillApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -33,6 +35,28 @@ public final class Instances {
         // no balancer in front: nothing to drain on close
         args.add("--seckill.shutdown.drain=0s");
         return new SpringApplicationBuilder(SeckillApplication.class).run(args.toArray(String[]::new));
+    }
+
+    /** Closes each instance that was started (null: it never was), in order. */
+    public static void closeAll(ConfigurableApplicationContext... instances) {
+        for (ConfigurableApplicationContext instance : instances) {
+            if (instance != null) {
+                instance.close();
+            }
+        }
+    }
+
+    /**
+     * Every shopper's token {@code times} times, in an order shuffled with {@code seed}: the requests of a burst in
+     * which each shopper tries more than once, the tries spread over the burst.
+     */
+    public static List<String> eachShopperTimes(List<String> tokens, int times, long seed) {
+        List<String> requests = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+            requests.addAll(tokens);
+        }
+        Collections.shuffle(requests, new Random(seed));
+        return requests;
     }
 
     public static int port(ConfigurableApplicationContext context) {
