@@ -40,8 +40,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * drained, no shopper told no has one, nothing is oversold or given up, the audit is consistent, and the only
  * 5xx answers are 502/503 from the switch.
  */
-// Left to scripts/chaos (76 s): in ./mvnw verify, AsyncCrashIT kills an instance -9 mid-batch (nothing lost or
-// doubled) and TrafficDrainTest checks the shutdown's order.
+// Left to scripts/chaos (76 s): in ./mvnw verify, CommitCrashChaosIT halts an instance behind Nginx mid-burst and
+// restarts it (counted per shopper from the clients), AsyncCrashIT kills one -9 mid-batch, and TrafficDrainTest
+// checks the shutdown's order.
 @RunByScriptsChaos
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class InstanceRestartChaosIT {
