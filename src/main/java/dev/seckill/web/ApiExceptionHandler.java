@@ -4,21 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.seckill.platform.BackendUnavailableException;
 import dev.seckill.platform.Outages;
 import dev.seckill.refusal.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.redisson.client.RedisConnectionException;
-import org.redisson.client.RedisTimeoutException;
 import org.springframework.beans.TypeMismatchException;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -83,11 +78,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * An outage is not a bug: say so, and when to come back, instead of a 500. No id worker lease
-     * (MySQL, where leases live, out of reach for longer than a lease) is one too.
+     * An outage is not a bug: say so, and when to come back, instead of a 500. Which failures are outages is
+     * decided in one place, {@link Outages} (no id worker lease is one too); {@link #handleUnexpected} asks it.
      */
-    @ExceptionHandler({CannotCreateTransactionException.class, DataAccessResourceFailureException.class,
-            RedisConnectionException.class, RedisTimeoutException.class, BackendUnavailableException.class})
     ResponseEntity<ProblemDetail> handleOutage(Exception ex) {
         log.warn("Backend unavailable: {}", ex.toString());
         ProblemCode code = ProblemCode.BACKEND_UNAVAILABLE;
@@ -95,9 +88,9 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Anything else, unless {@link Outages} finds an outage under it: Redisson's synchronous calls surface a
-     * timeout or a lost connection wrapped in a {@code CompletionException} (seen while Redis restarts), or a
-     * refused connection under its generic {@code RedisException}; still an outage, not a bug.
+     * Anything not handled above: an outage when {@link Outages} finds one in it or under it (Redisson's
+     * synchronous calls surface a timeout or a lost connection wrapped in a {@code CompletionException}, seen while
+     * Redis restarts, or a refused connection under its generic {@code RedisException}), else a bug.
      */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
