@@ -32,6 +32,7 @@ public final class TestServers {
     public static final String ADMIN_USER = "test-admin";
     public static final String ADMIN_PASSWORD = "test-admin-password";
     public static final String TOKEN_SECRET = "test-token-secret-that-is-long-enough-0123456789";
+    public static final String WEBHOOK_SECRET = "test-payment-webhook-secret-0123";
 
     private static Map<String, String> properties;
 
@@ -63,6 +64,7 @@ public final class TestServers {
         props.put("seckill.auth.admin-user", ADMIN_USER);
         props.put("seckill.auth.admin-password", ADMIN_PASSWORD);
         props.put("seckill.auth.token-secret", TOKEN_SECRET);
+        props.put("seckill.payment.webhook.secret", WEBHOOK_SECRET);
 
         String dbUrl = System.getenv("SECKILL_TEST_DB_URL");
         String redisHost = System.getenv("SECKILL_TEST_REDIS_HOST");
@@ -130,7 +132,8 @@ public final class TestServers {
      * name ({@code seckill_test_2} -> {@code seckill_chaos_x_2}), and pub/sub topics carry the Redis database.
      */
     static int fork() {
-        int fork = Integer.getInteger("seckill.test.fork", 1);
+        // SECKILL_TEST_FORK_OFFSET: a second checkout testing on the same servers at the same time takes other numbers
+        int fork = Integer.getInteger("seckill.test.fork", 1) + Integer.parseInt(env("SECKILL_TEST_FORK_OFFSET", "0"));
         if (fork < 1 || fork > 15) {
             throw new IllegalStateException("seckill.test.fork must be 1..15 (Redis databases 1..15), not " + fork);
         }

@@ -46,6 +46,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 @MockitoBean(types = RedisRateLimiter.class)
 @TestPropertySource(properties = {
     "seckill.auth.token-secret=" + TestServers.TOKEN_SECRET,
+    "seckill.payment.webhook.secret=" + TestServers.WEBHOOK_SECRET,
     "seckill.auth.admin-user=" + TestServers.ADMIN_USER,
     "seckill.auth.admin-password=" + TestServers.ADMIN_PASSWORD,
     "seckill.web.instance-id=web-slice"})
