@@ -1,4 +1,4 @@
--- Gives up on an order that MySQL refuses because its shopper already holds a CONFIRMED order of the
+-- Gives up on an order that MySQL refuses because its shopper already holds an order of the
 -- voucher (a different order id). Unlike seckill-fail.lua it returns no unit and keeps the shopper in
 -- the buyer set: the confirmed order holds both, and a unit handed back here would be sold twice.
 -- Records the order as failed and dead-letters it (compensated 0) so that people can see it, and

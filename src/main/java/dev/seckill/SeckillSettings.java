@@ -8,7 +8,7 @@ import org.springframework.validation.annotation.Validated;
 /**
  * @param mode {@code sync}: each order is written to MySQL inside the request, under the shopper's
  *             and the voucher's locks (201); {@code async}: the request only runs one Lua script in Redis
- *             and the order reaches MySQL through the voucher's order stream (202 PENDING, then CONFIRMED)
+ *             and the order reaches MySQL through the voucher's order stream (202 PENDING, then AWAITING_PAYMENT)
  */
 @Validated
 @ConfigurationProperties("seckill")

@@ -9,6 +9,7 @@ import dev.seckill.order.OrderRecords;
 import dev.seckill.voucher.VoucherStock;
 import dev.seckill.salestate.OrderStates;
 import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.UnitReturns;
 import dev.seckill.salestate.OrderStates.SaleState;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -33,11 +34,13 @@ public class AuditService {
     private final StockCache stock;
     private final OrderStates redis;
     private final RedisDataLosses losses;
+    private final UnitReturns returns;
     private final TransactionTemplate snapshot;
 
     AuditService(OrderRecords orders, VoucherStock vouchers, StockCache stock, OrderStates redis, RedisDataLosses losses,
-            PlatformTransactionManager transactions) {
+            UnitReturns returns, PlatformTransactionManager transactions) {
         this.orders = orders;
+        this.returns = returns;
         this.vouchers = vouchers;
         this.stock = stock;
         this.redis = redis;
@@ -87,6 +90,8 @@ public class AuditService {
         for (int attempt = 1; ; attempt++) {
             SaleState before = redis.read(voucherId);
             MySqlCut db = snapshot.execute(status -> mySqlCut(voucherId, before));
+            // Units MySQL took back and Redis not yet (normally for milliseconds after the order ended)
+            long returnsOwed = returns.notReturned(voucherId, db.lifecycle().returnsDue()).size();
             SaleState after = redis.read(voucherId);
             if (before.equals(after) || attempt == SETTLE_ATTEMPTS) {
                 // After the last attempt the sale was still moving: the counts are as close as a live sale allows.
@@ -94,13 +99,14 @@ public class AuditService {
                         - notIn(after.pendingOrderIds(), db.found()) - notIn(after.syncUnitOrderIds(), db.found());
                 return VoucherAudit.of(voucherId, db.initialStock(), db.dbStock(), after.stock(), db.orders(),
                         db.buyers(), db.duplicateBuyers(), after.pendingOrderIds().size(), after.syncUnitOrderIds().size(),
-                        after.failed(), after.deadLetters(), losses.latestAffecting(voucherId).orElse(null), settling);
+                        after.failed(), after.deadLetters(), losses.latestAffecting(voucherId).orElse(null), settling,
+                        VoucherAudit.Lifecycle.of(db.lifecycle(), after.unitsReturned(), returnsOwed));
             }
         }
     }
 
     private record MySqlCut(int initialStock, int dbStock, long orders, long buyers, long duplicateBuyers,
-            Set<Long> found) {
+            Set<Long> found, OrderRecords.Lifecycle lifecycle) {
     }
 
     private MySqlCut mySqlCut(long voucherId, SaleState redisState) {
@@ -110,7 +116,7 @@ public class AuditService {
         redisState.pendingOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         redisState.syncUnitOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         return new MySqlCut(sale.initialStock(), sale.stock(), buyers.orders(), buyers.buyers(),
-                buyers.duplicateBuyers(), orders.inMySql(voucherId, ids));
+                buyers.duplicateBuyers(), orders.inMySql(voucherId, ids), orders.lifecycleOf(voucherId));
     }
 
     private static long notIn(Set<String> ids, Set<Long> found) {

@@ -4,9 +4,10 @@ import java.time.Instant;
 
 /**
  * Whether a sale added up. {@code consistent} holds when no shopper bought twice, nothing was oversold,
- * every unit that left MySQL's stock is an order, Redis agrees with MySQL once the orders still on
- * their way (async path) and the units held by sync requests are counted
- * ({@code redisStock == dbStock - pendingOrders - syncUnitsInFlight}), and Redis has not
+ * every unit that left MySQL's stock is held by an order awaiting payment or paid (the stock put on sale is
+ * {@code unitsHeld + dbStock}: a returned unit was sold again at most once), Redis agrees with MySQL once the orders
+ * still on their way (async path), the units held by sync requests and the returns Redis has not taken yet are counted
+ * ({@code redisStock == dbStock - pendingOrders - syncUnitsInFlight - returnsOwed}), and Redis has not
  * lost its data since the voucher was created: orders it held then are gone without a trace, so no count
  * can prove the sale whole any more.
  *
@@ -22,10 +23,43 @@ import java.time.Instant;
  * @param redisAgrees   Redis stock matches MySQL stock minus pending orders and sync units in flight
  * @param redisDataLost Redis lost its data while this voucher existed: accepted orders may be missing
  * @param redisDataLostAt when the latest such loss was detected, or null
+ * @param lifecycle     the orders in MySQL by state, and the units the ended ones gave back
  */
 public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long redisStock, long orders, long distinctBuyers,
         long duplicateBuyers, long oversold, long pendingOrders, long syncUnitsInFlight, long failedOrders,
-        long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean consistent) {
+        long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean consistent,
+        Lifecycle lifecycle) {
+
+    /**
+     * After the click. Units held ({@code awaitingPayment + paid}) plus MySQL's stock is the stock put on sale; an
+     * expired, cancelled or refunded order gave its unit back, to MySQL in the transaction that ended it and to Redis
+     * once per order right after.
+     *
+     * @param unitsReturnedToRedis orders whose unit the Redis counter took back (its set of returned orders)
+     * @param returnsOwed          ended orders whose unit MySQL took back and Redis not yet (normally for
+     *                             milliseconds; longer while Redis is out of reach)
+     */
+    public record Lifecycle(long awaitingPayment, long paid, long expired, long cancelled, long refunded,
+            long unitsReturnedToRedis, long returnsOwed) {
+
+        static Lifecycle of(dev.seckill.order.OrderRecords.Lifecycle mysql, long unitsReturnedToRedis, long returnsOwed) {
+            return new Lifecycle(mysql.awaitingPayment(), mysql.paid(), mysql.expired(), mysql.cancelled(),
+                    mysql.refunded(), unitsReturnedToRedis, returnsOwed);
+        }
+
+        /** Every order holding its unit (a sale nobody paid for, cancelled or let expire yet). */
+        static Lifecycle allHolding(long orders) {
+            return new Lifecycle(orders, 0, 0, 0, 0, 0, 0);
+        }
+
+        public long unitsHeld() {
+            return awaitingPayment + paid;
+        }
+
+        public long unitsReturned() {
+            return expired + cancelled + refunded;
+        }
+    }
 
     static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
@@ -34,20 +68,28 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
                 syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, 0);
     }
 
+    static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
+            long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
+            long deadLetters, Instant redisDataLostAt, long settling) {
+        return of(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers, duplicateBuyers, pendingOrders,
+                syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, settling, Lifecycle.allHolding(orders));
+    }
+
     /**
      * @param settling pending orders and sync units whose order MySQL has already committed (acknowledged or
      *                 settled a moment later): MySQL's stock counts them, so Redis's must not count them again
      */
     static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
-            long deadLetters, Instant redisDataLostAt, long settling) {
-        long oversold = Math.max(0, orders - initialStock) + Math.max(0, -dbStock);
+            long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle) {
+        long held = lifecycle.unitsHeld();
+        long oversold = Math.max(0, held - initialStock) + Math.max(0, -dbStock);
         boolean redisAgrees = redisStock != null
-                && redisStock == dbStock - (pendingOrders + syncUnitsInFlight - settling);
-        boolean consistent = duplicateBuyers == 0 && oversold == 0 && orders == (long) initialStock - dbStock
+                && redisStock == dbStock - (pendingOrders + syncUnitsInFlight - settling) - lifecycle.returnsOwed();
+        boolean consistent = duplicateBuyers == 0 && oversold == 0 && held == (long) initialStock - dbStock
                 && redisAgrees && redisDataLostAt == null;
         return new VoucherAudit(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers,
                 duplicateBuyers, oversold, pendingOrders, syncUnitsInFlight, failedOrders, deadLetters, redisAgrees,
-                redisDataLostAt != null, redisDataLostAt, consistent);
+                redisDataLostAt != null, redisDataLostAt, consistent, lifecycle);
     }
 }

@@ -21,17 +21,19 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class OrderBatchWriter {
 
-    /** {@link OrderStatus#CONFIRMED}: in MySQL, the order is final. */
-    public static final String CONFIRMED = OrderStatus.CONFIRMED.name();
+    /** Every order reaches MySQL waiting for its payment, until {@code pay_by}. */
+    static final String WRITTEN_AS = OrderStatus.AWAITING_PAYMENT.name();
 
     private final JdbcTemplate jdbc;
     private final VoucherStock vouchers;
     private final OrderRecords records;
+    private final long windowMillis;
 
-    OrderBatchWriter(JdbcTemplate jdbc, VoucherStock vouchers, OrderRecords records) {
+    OrderBatchWriter(JdbcTemplate jdbc, VoucherStock vouchers, OrderRecords records, PaymentWindowSettings settings) {
         this.jdbc = jdbc;
         this.vouchers = vouchers;
         this.records = records;
+        this.windowMillis = settings.window().toMillis();
     }
 
     public record NewOrder(long orderId, long shopperId, long createdAtMillis) {
@@ -79,11 +81,14 @@ public class OrderBatchWriter {
         }
         List<Object[]> rows = new ArrayList<>(fresh.size());
         for (NewOrder order : fresh) {
-            rows.add(new Object[] {order.orderId(), order.shopperId(), voucherId, CONFIRMED,
-                    Timestamp.from(Instant.ofEpochMilli(order.createdAtMillis()))});
+            // The window counts from the acceptance (the shopper's click), not from the write: a queue that lags
+            // does not lengthen it.
+            rows.add(new Object[] {order.orderId(), order.shopperId(), voucherId, WRITTEN_AS,
+                    Timestamp.from(Instant.ofEpochMilli(order.createdAtMillis())),
+                    Timestamp.from(Instant.ofEpochMilli(order.createdAtMillis() + windowMillis))});
         }
-        jdbc.batchUpdate("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, ?, ?)",
-                rows);
+        jdbc.batchUpdate("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at, pay_by) "
+                + "VALUES (?, ?, ?, ?, ?, ?)", rows);
     }
 
     private Set<Long> existingIds(long voucherId, List<NewOrder> orders) {

@@ -8,8 +8,8 @@ public interface OrderLookup {
     enum Found {
         /** The order is in MySQL: it must be acknowledged, never compensated. */
         THIS_ORDER,
-        /** Not this one, but its shopper holds a confirmed order of the voucher (the unique key refuses it). */
-        OTHER_CONFIRMED_ORDER,
+        /** Not this one, but its shopper holds another order of the voucher, in any state (the unique key refuses this one). */
+        OTHER_ORDER,
         NOTHING
     }
 

@@ -1,5 +1,6 @@
 package dev.seckill.order;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -17,14 +18,20 @@ public class OrderQueries {
 
     private final OrderRepository orders;
     private final OrderStates stream;
+    private final Clock clock;
 
-    OrderQueries(OrderRepository orders, OrderStates stream) {
+    OrderQueries(OrderRepository orders, OrderStates stream, Clock clock) {
         this.orders = orders;
         this.stream = stream;
+        this.clock = clock;
+    }
+
+    private OrderView view(VoucherOrder order) {
+        return order.toView(clock.instant());
     }
 
     /**
-     * MySQL first (CONFIRMED); otherwise an order of the async path still on its way (PENDING) or
+     * MySQL first (AWAITING_PAYMENT and after); otherwise an order of the async path still on its way (PENDING) or
      * given up (FAILED). Another shopper's order answers exactly like a missing one.
      * <p>
      * Not one transaction: each MySQL read is its own, so the second one sees an order that was written
@@ -33,13 +40,13 @@ public class OrderQueries {
      * shoppers in the async browse-and-buy load plan).
      */
     public OrderView findOwn(long orderId, long shopperId) {
-        return orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView).orElseGet(() -> {
+        return orders.findByIdAndUserId(orderId, shopperId).map(this::view).orElseGet(() -> {
             OrderStates.PendingState state = stream.stateOf(orderId, shopperId);
             return switch (state.kind()) {
-                case PENDING -> new OrderView(orderId, state.voucherId(), OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
-                case FAILED -> new OrderView(orderId, state.voucherId(), OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
+                case PENDING -> OrderView.onItsWay(orderId, state.voucherId(), OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
+                case FAILED -> OrderView.onItsWay(orderId, state.voucherId(), OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
                 // Written to MySQL (and no longer pending) between the two reads: read MySQL again.
-                case UNKNOWN -> orders.findByIdAndUserId(orderId, shopperId).map(VoucherOrder::toView)
+                case UNKNOWN -> orders.findByIdAndUserId(orderId, shopperId).map(this::view)
                         .orElseThrow(() -> new Refusal(Reason.ORDER_NOT_FOUND));
             };
         });
@@ -53,18 +60,18 @@ public class OrderQueries {
      * both stores are asked for this shopper's.
      */
     public OrderView findOwnForVoucher(long shopperId, long voucherId) {
-        Optional<OrderView> inMySql = orders.findByUserIdAndVoucherId(shopperId, voucherId).map(VoucherOrder::toView);
+        Optional<OrderView> inMySql = orders.findByUserIdAndVoucherId(shopperId, voucherId).map(this::view);
         if (inMySql.isPresent()) {
             return inMySql.get();
         }
         OrderStates.ShopperOrder inRedis = stream.orderOf(voucherId, shopperId);
         long orderId = inRedis.orderId();
         return switch (inRedis.kind()) {
-            case PENDING -> new OrderView(orderId, voucherId, OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
-            case FAILED -> new OrderView(orderId, voucherId, OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
+            case PENDING -> OrderView.onItsWay(orderId, voucherId, OrderStatus.PENDING, IdGenerator.issuedAt(orderId));
+            case FAILED -> OrderView.onItsWay(orderId, voucherId, OrderStatus.FAILED, IdGenerator.issuedAt(orderId));
             // Written to MySQL after our read of it (WRITTEN), or known only to MySQL (BUYER): read it
             // again. Still nothing means the order is gone (a reset that deleted orders).
-            case WRITTEN, BUYER -> orders.findByUserIdAndVoucherId(shopperId, voucherId).map(VoucherOrder::toView)
+            case WRITTEN, BUYER -> orders.findByUserIdAndVoucherId(shopperId, voucherId).map(this::view)
                     .orElseThrow(() -> new Refusal(Reason.ORDER_NOT_FOUND));
             case NONE -> throw new Refusal(Reason.ORDER_NOT_FOUND);
         };
@@ -76,7 +83,7 @@ public class OrderQueries {
      */
     @Transactional(readOnly = true)
     public List<OrderView> latestOwn(long shopperId) {
-        return orders.findTop50ByUserIdOrderByIdDesc(shopperId).stream().map(VoucherOrder::toView).toList();
+        return orders.findTop50ByUserIdOrderByIdDesc(shopperId).stream().map(this::view).toList();
     }
 
     /** The id of the shopper's order of this voucher in MySQL, if any (the sync path's orders all are). */

@@ -56,9 +56,45 @@ public class OrderRecords implements OrderCount {
         return found;
     }
 
-    @Override
     public long ordersOf(long voucherId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
+    }
+
+    @Override
+    public long unitsHeldBy(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ? AND status IN (?, ?)",
+                Long.class, voucherId, OrderStatus.AWAITING_PAYMENT.name(), OrderStatus.PAID.name());
+    }
+
+    /**
+     * A voucher's orders in MySQL by state. {@code unitsHeld()} of them hold a unit; the others gave theirs back
+     * ({@code unitsReturned()}), of which {@code returnsDue} are not yet confirmed back in Redis.
+     */
+    public record Lifecycle(long awaitingPayment, long paid, long expired, long cancelled, long refunded,
+            Set<Long> returnsDue) {
+
+        public long unitsHeld() {
+            return awaitingPayment + paid;
+        }
+
+        public long unitsReturned() {
+            return expired + cancelled + refunded;
+        }
+    }
+
+    public Lifecycle lifecycleOf(long voucherId) {
+        Map<String, Long> byStatus = new HashMap<>();
+        jdbc.query("SELECT status, COUNT(*) FROM voucher_order WHERE voucher_id = ? GROUP BY status",
+                (RowCallbackHandler) rs -> byStatus.put(rs.getString(1), rs.getLong(2)), voucherId);
+        Set<Long> due = new HashSet<>(jdbc.queryForList("SELECT id FROM voucher_order WHERE voucher_id = ? "
+                + "AND unit_return_due IS NOT NULL", Long.class, voucherId));
+        return new Lifecycle(count(byStatus, OrderStatus.AWAITING_PAYMENT), count(byStatus, OrderStatus.PAID),
+                count(byStatus, OrderStatus.EXPIRED), count(byStatus, OrderStatus.CANCELLED),
+                count(byStatus, OrderStatus.REFUNDED), due);
+    }
+
+    private static long count(Map<String, Long> byStatus, OrderStatus status) {
+        return byStatus.getOrDefault(status.name(), 0L);
     }
 
     public Buyers buyersOf(long voucherId) {

@@ -36,20 +36,16 @@ class VoucherOrder implements Persistable<Long> {
     @Column(name = "created_at", nullable = false)
     private Instant createdAt;
 
+    @Column(name = "pay_by")
+    private Instant payBy;
+
+
     @Transient
     private boolean isNew;
 
     protected VoucherOrder() {
     }
 
-    VoucherOrder(long id, long userId, long voucherId, OrderStatus status, Instant createdAt) {
-        this.id = id;
-        this.userId = userId;
-        this.voucherId = voucherId;
-        this.status = status;
-        this.createdAt = createdAt;
-        this.isNew = true;
-    }
 
     @Override
     public Long getId() {
@@ -65,7 +61,11 @@ class VoucherOrder implements Persistable<Long> {
         return id;
     }
 
-    OrderView toView() {
-        return new OrderView(id, voucherId, status, createdAt);
+    OrderStatus status() {
+        return status;
+    }
+
+    OrderView toView(Instant now) {
+        return OrderView.inMySql(id, voucherId, status, createdAt, payBy, now);
     }
 }

@@ -29,6 +29,12 @@ public final class ShutdownOrder {
     public static final int SYNC_UNIT_SWEEPER = WEB_SERVER - 1024;
 
     /**
+     * The expiry of unpaid orders: stopped after the web server (no cancel is in flight), before the consumers. A
+     * batch it was in the middle of rolls back whole; another instance, or this one's next start, takes it again.
+     */
+    public static final int ORDER_EXPIRY = WEB_SERVER - 1536;
+
+    /**
      * The order stream consumers: stopped once no request can queue an order here any more, they finish
      * the batch in hand, commit and acknowledge it. They start before the port opens.
      */

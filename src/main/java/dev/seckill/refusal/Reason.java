@@ -19,7 +19,15 @@ public enum Reason {
     ORDERS_PENDING("Accepted orders are still on their way to MySQL"),
     /** Not a refusal of the order (it was taken): its confirmation by the Redis replicas did not come in time. */
     ORDER_UNCONFIRMED("The order was taken, but no Redis replica confirmed it in time"),
-    RATE_LIMITED("Too many requests; slow down");
+    RATE_LIMITED("Too many requests; slow down"),
+    /** Accepted, but not in MySQL yet (a few milliseconds normally): it cannot be paid or cancelled until it is. */
+    ORDER_ON_ITS_WAY("The order is still on its way; try again in a moment"),
+    ORDER_PAID("The order is paid"),
+    ORDER_EXPIRED("The order expired: its payment window ran out and its unit went back on sale"),
+    ORDER_CANCELLED("The order was cancelled"),
+    ORDER_REFUNDED("The order ended unpaid and the payment that came afterwards was refunded"),
+    /** The payment provider could not be reached, or refused to open a payment. */
+    PAYMENT_UNAVAILABLE("The payment provider cannot be reached right now; try again shortly");
 
     private final String text;
 

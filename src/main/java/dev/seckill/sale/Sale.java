@@ -29,6 +29,6 @@ public interface Sale {
         return CompletableFuture.completedFuture(place(shopperId, voucherId, replayable));
     }
 
-    /** Whether a placed order is in MySQL already (sync: CONFIRMED) or on its way there (async: PENDING). */
+    /** Whether a placed order is in MySQL already (sync: AWAITING_PAYMENT) or on its way there (async: PENDING). */
     boolean confirmsAtOnce();
 }

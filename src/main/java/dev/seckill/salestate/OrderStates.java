@@ -91,6 +91,7 @@ public class OrderStates {
         batch.getMap(VoucherKeys.pending(voucherId), StringCodec.INSTANCE).sizeAsync();
         batch.getMap(VoucherKeys.failed(voucherId), StringCodec.INSTANCE).sizeAsync();
         batch.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE).sizeAsync();
+        batch.getSet(VoucherKeys.returnedUnits(voucherId), StringCodec.INSTANCE).sizeAsync();
         List<?> answers = batch.execute().getResponses();
         return new StreamCounts(((Number) answers.get(0)).longValue(), ((Number) answers.get(1)).longValue(),
                 ((Number) answers.get(2)).longValue());
@@ -119,9 +120,10 @@ public class OrderStates {
      * @param stock            the counter, null when Redis holds none
      * @param pendingOrderIds  accepted async orders not acknowledged yet (in MySQL or on their way)
      * @param syncUnitOrderIds orders of sync requests that hold a unit and have not settled it yet
+     * @param unitsReturned    orders (expired, cancelled) whose unit went back into the counter
      */
     public record SaleState(Long stock, Set<String> pendingOrderIds, Set<String> syncUnitOrderIds, long failed,
-            long deadLetters) {
+            long deadLetters, long unitsReturned) {
     }
 
     @SuppressWarnings("unchecked")
@@ -132,9 +134,11 @@ public class OrderStates {
         batch.getMap(VoucherKeys.syncUnits(voucherId), StringCodec.INSTANCE).readAllKeySetAsync();
         batch.getMap(VoucherKeys.failed(voucherId), StringCodec.INSTANCE).sizeAsync();
         batch.getStream(VoucherKeys.deadLetters(voucherId), StringCodec.INSTANCE).sizeAsync();
+        batch.getSet(VoucherKeys.returnedUnits(voucherId), StringCodec.INSTANCE).sizeAsync();
         List<?> answers = batch.execute().getResponses();
         Object stock = answers.get(0);
         return new SaleState(stock == null ? null : Long.valueOf(stock.toString()), (Set<String>) answers.get(1),
-                (Set<String>) answers.get(2), ((Number) answers.get(3)).longValue(), ((Number) answers.get(4)).longValue());
+                (Set<String>) answers.get(2), ((Number) answers.get(3)).longValue(), ((Number) answers.get(4)).longValue(),
+                ((Number) answers.get(5)).longValue());
     }
 }

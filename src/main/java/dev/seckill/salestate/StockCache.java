@@ -144,7 +144,8 @@ public class StockCache {
     boolean writeReset(long voucherId, String token, int stock, boolean freshSale) {
         boolean held = reset.evalLong(List.of(key(voucherId), VoucherKeys.pending(voucherId),
                 VoucherKeys.resetFence(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
-                VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId)), token, stock,
+                VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId),
+                VoucherKeys.returnedUnits(voucherId)), token, stock,
                 freshSale ? "1" : "0") == 1;
         events.publishEvent(new StockCounterWritten(voucherId));
         if (!held) {

@@ -80,6 +80,15 @@ public final class VoucherKeys {
      * refuses every order meanwhile, so no order interleaves with a reset. It expires by itself
      * ({@code seckill.stock.reset-fence}) if the instance resetting dies.
      */
+    /**
+     * Ids of the orders whose unit (an expired or cancelled order's) went back into the stock counter: a unit goes
+     * back only if its order is not in here yet, so a retry, a crash between MySQL and Redis or two instances at
+     * once return it once ({@code unit-return.lua}).
+     */
+    public static String returnedUnits(long voucherId) {
+        return key(voucherId, "returned");
+    }
+
     public static String resetFence(long voucherId) {
         return key(voucherId, "reset");
     }

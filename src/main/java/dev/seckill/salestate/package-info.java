@@ -6,6 +6,8 @@
  *   <li>the purchase decision of both paths ({@link dev.seckill.salestate.PurchaseDecision}, {@code purchase.lua});</li>
  *   <li>the stock counter, the reset fence and the sold-out flags every instance keeps in memory, kept in step
  *       over pub/sub ({@code StockCache}, {@code SoldOutFlags}, {@code stock-*.lua});</li>
+ *   <li>the units of expired and cancelled orders given back to the counter once per order ({@code UnitReturns},
+ *       {@code unit-return*.lua});</li>
  *   <li>the sync path's units in flight ({@code SyncUnits}, {@code sync-unit-*.lua});</li>
  *   <li>the async path's order streams, their acknowledgement and give-up scripts, and the backlog they hold
  *       ({@code OrderStream}, {@code OrderBacklogs}, {@code seckill-ack.lua}, {@code seckill-fail*.lua});</li>
@@ -20,7 +22,8 @@
 @Owns(redisKeys = {"seckill:{", "seckill:order-streams", "seckill:sync-unit-vouchers", "seckill:sold-out:",
         "seckill:lock:"}, scripts = {"purchase.lua", "stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
         "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "seckill-ack.lua",
-        "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua"})
+        "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua", "unit-return.lua",
+        "unit-return-mark.lua"})
 package dev.seckill.salestate;
 
 import dev.seckill.Owns;

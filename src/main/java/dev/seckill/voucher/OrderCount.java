@@ -1,11 +1,12 @@
 package dev.seckill.voucher;
 
 /**
- * How many orders a voucher has: a stock reset keeps them (initial stock becomes orders + the new stock). Asked
+ * How many units a voucher's orders hold (awaiting payment or paid; an expired or cancelled order gave its unit
+ * back): a stock reset keeps them (initial stock becomes those + the new stock). Asked
  * here and answered by the order module, which alone reads {@code voucher_order}; the interface lives on this
  * side so that the dependency points from orders to vouchers, as everywhere else.
  */
 public interface OrderCount {
 
-    long ordersOf(long voucherId);
+    long unitsHeldBy(long voucherId);
 }

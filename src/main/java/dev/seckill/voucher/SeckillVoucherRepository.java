@@ -20,6 +20,12 @@ public interface SeckillVoucherRepository extends JpaRepository<SeckillVoucher, 
     @Query("update SeckillVoucher v set v.stock = v.stock - :units where v.voucherId = :voucherId and v.stock >= :units")
     int takeUnits(@Param("voucherId") long voucherId, @Param("units") int units);
 
+    /** Units of orders that ended unpaid, back on sale; never above the stock put on sale. */
+    @Modifying
+    @Query("update SeckillVoucher v set v.stock = v.stock + :units where v.voucherId = :voucherId "
+            + "and v.stock + :units <= v.initialStock")
+    int returnUnits(@Param("voucherId") long voucherId, @Param("units") int units);
+
     @Modifying(clearAutomatically = true)
     @Query("update SeckillVoucher v set v.stock = :stock, v.initialStock = :initialStock where v.voucherId = :voucherId")
     int resetStock(@Param("voucherId") long voucherId, @Param("stock") int stock, @Param("initialStock") int initialStock);

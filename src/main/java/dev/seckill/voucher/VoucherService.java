@@ -94,8 +94,8 @@ public class VoucherService {
                 if (request.deletesOrders()) {
                     events.publishEvent(new FreshSaleStarting(voucherId));
                 }
-                long orders = orderCount.ordersOf(voucherId);
-                seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(orders + request.stock()));
+                long held = orderCount.unitsHeldBy(voucherId);
+                seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(held + request.stock()));
                 return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
             });
             // Less the units sync requests hold (stock-reset.lua): they took them from the old counter and

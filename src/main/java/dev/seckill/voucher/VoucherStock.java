@@ -36,6 +36,20 @@ public class VoucherStock {
         return sales.takeUnits(voucherId, units) > 0;
     }
 
+    /**
+     * Puts the units of orders that ended unpaid back on sale, inside the caller's transaction (the one that ended
+     * them). Guarded like the take: the stock never rises above what was put on sale, so a unit returned twice
+     * cannot be sold twice; the caller's transaction rolls back instead.
+     *
+     * @throws IllegalStateException the return would leave more units than were ever put on sale
+     */
+    public void returnUnits(long voucherId, int units) {
+        if (sales.returnUnits(voucherId, units) != 1) {
+            throw new IllegalStateException("Returning " + units + " units of voucher " + voucherId
+                    + " would leave more units than were put on sale: refused");
+        }
+    }
+
     /** Empty when no such voucher exists. Joins the caller's transaction, so a snapshot reads it consistently. */
     public Optional<Levels> levels(long voucherId) {
         List<Levels> rows = jdbc.query("SELECT stock, initial_stock FROM seckill_voucher WHERE voucher_id = ?",

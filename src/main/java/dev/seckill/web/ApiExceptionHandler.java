@@ -71,7 +71,8 @@ class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         } else if (code.status().value() == 401) {
             headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"seckill\"");
         } else if (code == ProblemCode.REQUEST_IN_FLIGHT || code == ProblemCode.VOUCHER_BUSY
-                || code == ProblemCode.BACKEND_UNAVAILABLE || code == ProblemCode.RATE_LIMITED) {
+                || code == ProblemCode.BACKEND_UNAVAILABLE || code == ProblemCode.RATE_LIMITED
+                || code == ProblemCode.PAYMENT_UNAVAILABLE) {
             headers.set(HttpHeaders.RETRY_AFTER, "1");
         }
         return headers;

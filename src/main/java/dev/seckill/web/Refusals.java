@@ -25,6 +25,12 @@ public final class Refusals {
             case ORDERS_PENDING -> ProblemCode.ORDERS_PENDING;
             case ORDER_UNCONFIRMED -> ProblemCode.ORDER_UNCONFIRMED;
             case RATE_LIMITED -> ProblemCode.RATE_LIMITED;
+            case ORDER_ON_ITS_WAY -> ProblemCode.ORDER_ON_ITS_WAY;
+            case ORDER_PAID -> ProblemCode.ORDER_PAID;
+            case ORDER_EXPIRED -> ProblemCode.ORDER_EXPIRED;
+            case ORDER_CANCELLED -> ProblemCode.ORDER_CANCELLED;
+            case ORDER_REFUNDED -> ProblemCode.ORDER_REFUNDED;
+            case PAYMENT_UNAVAILABLE -> ProblemCode.PAYMENT_UNAVAILABLE;
         };
     }
 

@@ -28,7 +28,13 @@ public final class RefusalAnswers {
             Map.entry(Reason.ORDER_NOT_FOUND, new Answer(404, "order-not-found", null)),
             Map.entry(Reason.ORDERS_PENDING, new Answer(409, "orders-pending", null)),
             Map.entry(Reason.ORDER_UNCONFIRMED, new Answer(503, "order-unconfirmed", null)),
-            Map.entry(Reason.RATE_LIMITED, new Answer(429, "rate-limited", "1"))));
+            Map.entry(Reason.RATE_LIMITED, new Answer(429, "rate-limited", "1")),
+            Map.entry(Reason.ORDER_ON_ITS_WAY, new Answer(409, "order-on-its-way", null)),
+            Map.entry(Reason.ORDER_PAID, new Answer(409, "order-paid", null)),
+            Map.entry(Reason.ORDER_EXPIRED, new Answer(409, "order-expired", null)),
+            Map.entry(Reason.ORDER_CANCELLED, new Answer(409, "order-cancelled", null)),
+            Map.entry(Reason.ORDER_REFUNDED, new Answer(409, "order-refunded", null)),
+            Map.entry(Reason.PAYMENT_UNAVAILABLE, new Answer(503, "payment-unavailable", "1"))));
 
     private RefusalAnswers() {
     }

@@ -1,5 +1,6 @@
 package dev.seckill.order.web;
 
+import dev.seckill.order.OrderLifecycle;
 import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderView;
 
@@ -9,6 +10,7 @@ import jakarta.validation.constraints.Positive;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -16,11 +18,20 @@ import org.springframework.web.bind.annotation.RestController;
 class OrderController {
 
     private final OrderQueries queries;
+    private final OrderLifecycle lifecycle;
     private final ShopperRateLimits rateLimits;
 
-    OrderController(OrderQueries queries, ShopperRateLimits rateLimits) {
+    OrderController(OrderQueries queries, OrderLifecycle lifecycle, ShopperRateLimits rateLimits) {
         this.queries = queries;
+        this.lifecycle = lifecycle;
         this.rateLimits = rateLimits;
+    }
+
+    /** The shopper gives up their order before paying: its unit goes back on sale. Sent again, it answers the same. */
+    @PostMapping({"/orders/{orderId}/cancel", "/shop/orders/{orderId}/cancel"})
+    OrderView cancel(@PathVariable @Positive long orderId, @AuthenticationPrincipal CurrentShopper shopper) {
+        rateLimits.requireOrderReadPermit(shopper.id());
+        return lifecycle.cancel(orderId, shopper.id());
     }
 
     @GetMapping({"/orders/{orderId}", "/shop/orders/{orderId}"})

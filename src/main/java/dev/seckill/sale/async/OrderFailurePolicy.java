@@ -106,7 +106,7 @@ class OrderFailurePolicy {
                         order.orderId(), attempts, reason);
                 return Decision.ACKNOWLEDGED;
             }
-            case OTHER_CONFIRMED_ORDER -> {
+            case OTHER_ORDER -> {
                 boolean done = stream.giveUpAsDuplicate(order, "shopper holds another confirmed order: " + reason);
                 log.error("Gave up on order {} of shopper {} (voucher {}) after {} attempts: the shopper holds another "
                         + "confirmed order; no unit returned: {}", order.orderId(), order.shopperId(), order.voucherId(),

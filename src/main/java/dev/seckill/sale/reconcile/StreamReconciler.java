@@ -14,6 +14,7 @@ import dev.seckill.salestate.OrderStream;
 import dev.seckill.salestate.SoldOutFlags;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
+import dev.seckill.salestate.UnitReturns;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.voucher.VoucherStock;
 import org.springframework.stereotype.Component;
@@ -44,11 +45,13 @@ public class StreamReconciler {
     private final StockCache stock;
     private final SyncUnits syncUnits;
     private final CommittedUnits committedUnits;
+    private final UnitReturns unitReturns;
 
     StreamReconciler(BuyerIndex buyerIndex, OrderRecords orders, VoucherStock vouchers,
             PlatformTransactionManager transactions,
             SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut, StockCache stock, SyncUnits syncUnits,
-            CommittedUnits committedUnits) {
+            CommittedUnits committedUnits, UnitReturns unitReturns) {
+        this.unitReturns = unitReturns;
         this.buyerIndex = buyerIndex;
         this.orders = orders;
         this.vouchers = vouchers;
@@ -101,6 +104,9 @@ public class StreamReconciler {
         Map<String, String> shopperOrders = shopperOrders(failed, pending, db);
 
         buyerIndex.replace(voucherId, buyers, shopperOrders);
+        // Units of ended orders that MySQL's stock holds again and Redis was still owed: marked returned before the
+        // counter counts them, so a return still on its way adds nothing to it afterwards.
+        unitReturns.markReturned(voucherId, db.returnsOwed());
         // The counter last, on its own: it counts the sync units in flight at the moment it is set.
         long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay);
         stream.register(voucherId);
@@ -134,10 +140,10 @@ public class StreamReconciler {
         Set<String> persisted = new HashSet<>();
         orders.inMySql(voucherId, pendingOrderIds.stream().map(Long::parseLong).toList())
                 .forEach(order -> persisted.add(order.toString()));
-        return new Snapshot(stock, orderOf, persisted);
+        return new Snapshot(stock, orderOf, persisted, orders.lifecycleOf(voucherId).returnsDue());
     }
 
     /** {@code orderOf}: buyer (user id) -> their order's id, from MySQL. */
-    private record Snapshot(int stock, Map<String, String> orderOf, Set<String> persisted) {
+    private record Snapshot(int stock, Map<String, String> orderOf, Set<String> persisted, Set<Long> returnsOwed) {
     }
 }

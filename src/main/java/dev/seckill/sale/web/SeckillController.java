@@ -30,7 +30,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /seckill/{voucherId}}. Sync mode answers 201 CONFIRMED (the order is in MySQL); async
+ * {@code POST /seckill/{voucherId}}. Sync mode answers 201 AWAITING_PAYMENT (the order is in MySQL); async
  * mode answers 202 PENDING (accepted and on its way: {@code GET /orders/{orderId}} follows it). A
  * refusal because the shopper already ordered names that order ({@code orderId}).
  * Its answers are written straight to the response: during a sale this endpoint takes nearly all the
@@ -131,7 +131,7 @@ public class SeckillController {
             meters.replayed(voucherId);
         }
         byte[] body = ("{\"orderId\":\"" + placed.orderId() + "\",\"voucherId\":" + voucherId + ",\"status\":\""
-                + (asyncMode ? "PENDING" : "CONFIRMED") + "\"}").getBytes(StandardCharsets.US_ASCII);
+                + (asyncMode ? "PENDING" : "AWAITING_PAYMENT") + "\"}").getBytes(StandardCharsets.US_ASCII);
         response.setStatus(asyncMode ? 202 : 201);
         if (placed.replayed()) {
             response.setHeader(REPLAYED, "true");

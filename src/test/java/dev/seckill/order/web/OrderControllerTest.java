@@ -2,6 +2,7 @@ package dev.seckill.order.web;
 
 import java.time.Instant;
 
+import dev.seckill.order.OrderLifecycle;
 import dev.seckill.order.OrderQueries;
 import dev.seckill.order.OrderStatus;
 import dev.seckill.order.OrderView;
@@ -39,7 +40,8 @@ class OrderControllerTest {
 
     static final long SHOPPER = 42;
     static final long ORDER = 118_324_446_380_449_792L;
-    static final OrderView PENDING = new OrderView(ORDER, 7, OrderStatus.PENDING, Instant.parse("2026-11-22T09:59:59Z"));
+    static final OrderView PENDING = new OrderView(ORDER, 7, OrderStatus.PENDING, Instant.parse("2026-11-22T09:59:59Z"),
+            null, null);
 
     @Autowired
     MockMvc mvc;
@@ -49,6 +51,9 @@ class OrderControllerTest {
 
     @MockitoBean
     ShopperRateLimits rateLimits;
+
+    @MockitoBean
+    OrderLifecycle lifecycle;
 
     @Test
     void theShoppersOwnOrderWithItsIdAsAString() throws Exception {

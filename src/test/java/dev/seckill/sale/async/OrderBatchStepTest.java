@@ -117,7 +117,7 @@ class OrderBatchStepTest {
     void aDuplicateOfAConfirmedOrderReturnsNoUnitSoNothingIsLeftToSell() {
         QueuedOrder bad = stream.accept(1, 11, 8);
         when(writer.persist(eq(1L), anyList())).thenThrow(new DuplicateKeyException("Duplicate entry '8-1'"));
-        mysql.found = Found.OTHER_CONFIRMED_ORDER;
+        mysql.found = Found.OTHER_ORDER;
         for (int attempt = 0; attempt < 3; attempt++) {
             step.handle(1, List.of(bad));
         }

@@ -121,7 +121,7 @@ class OrderFailurePolicyTest {
     @Test
     void anOrderWhoseShopperHoldsAnotherConfirmedOrderIsGivenUpWithoutCompensation() {
         stream.attempts.put(order.messageId(), 2L);
-        mysql.found = Found.OTHER_CONFIRMED_ORDER;
+        mysql.found = Found.OTHER_ORDER;
         RuntimeException duplicate = jdbc("Duplicate entry '7-1' for key 'uk_voucher_order_user_voucher'", "23000", 1062);
 
         assertThat(policy.failed(order, duplicate)).isEqualTo(Decision.GAVE_UP_AS_DUPLICATE);

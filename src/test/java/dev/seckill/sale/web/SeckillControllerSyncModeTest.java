@@ -51,10 +51,10 @@ class SeckillControllerSyncModeTest {
     SaleMeters meters;
 
     @Test
-    void aPlacedOrderIsConfirmed() throws Exception {
+    void aPlacedOrderAwaitsItsPayment() throws Exception {
         mvc.perform(post("/seckill/7").header("Authorization", shopper(42))).andExpect(status().isCreated())
                 .andExpect(content().contentType("application/json"))
-                .andExpect(content().json("{\"orderId\":\"118324446380449792\",\"voucherId\":7,\"status\":\"CONFIRMED\"}", true))
+                .andExpect(content().json("{\"orderId\":\"118324446380449792\",\"voucherId\":7,\"status\":\"AWAITING_PAYMENT\"}", true))
                 .andExpect(header().doesNotExist("Idempotent-Replayed"));
     }
 
@@ -62,7 +62,7 @@ class SeckillControllerSyncModeTest {
     void aReplayIsTheFirstAnswerAgainMarkedAsSuch() throws Exception {
         mvc.perform(post("/seckill/7").header("Authorization", shopper(42)).header("Idempotency-Key", "retry-1"))
                 .andExpect(status().isCreated())
-                .andExpect(content().json("{\"orderId\":\"118324446380449792\",\"voucherId\":7,\"status\":\"CONFIRMED\"}", true))
+                .andExpect(content().json("{\"orderId\":\"118324446380449792\",\"voucherId\":7,\"status\":\"AWAITING_PAYMENT\"}", true))
                 .andExpect(header().string("Idempotent-Replayed", "true"));
         verify(meters).replayed(7);
     }

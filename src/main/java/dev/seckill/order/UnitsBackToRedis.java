@@ -1,0 +1,55 @@
+package dev.seckill.order;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.seckill.salestate.UnitReturns;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * After the transaction that ended orders unpaid committed: their units go back to the Redis counter (once per order,
+ * {@link UnitReturns}) so the next shopper can buy them, and MySQL stops owing them. A failure here (Redis out of
+ * reach, the instance dying) leaves them owed; the expiry scan of any instance tries them again.
+ */
+@Component
+class UnitsBackToRedis {
+
+    private static final Logger log = LoggerFactory.getLogger(UnitsBackToRedis.class);
+
+    private final UnitReturns redis;
+    private final OrderEndings endings;
+    private final Counter returned;
+
+    UnitsBackToRedis(UnitReturns redis, OrderEndings endings, MeterRegistry meters) {
+        this.redis = redis;
+        this.endings = endings;
+        this.returned = Counter.builder("seckill.orders.units.returned")
+                .description("Units of expired and cancelled orders put back into the Redis counter").register(meters);
+    }
+
+    void giveBack(List<OrderEndings.Ended> ended) {
+        List<Long> done = new ArrayList<>(ended.size());
+        try {
+            for (OrderEndings.Ended order : ended) {
+                switch (redis.giveBack(order.voucherId(), order.orderId())) {
+                    case RETURNED -> {
+                        returned.increment();
+                        done.add(order.orderId());
+                    }
+                    case ALREADY_RETURNED -> done.add(order.orderId());
+                    case NOT_CACHED -> log.debug("Voucher {} has no counter in Redis: order {}'s unit waits for the rebuild",
+                            order.voucherId(), order.orderId());
+                }
+            }
+        } catch (RuntimeException redisUnreachable) {
+            log.warn("Units of {} ended orders could not go back to Redis now; the expiry scan tries again: {}",
+                    ended.size() - done.size(), redisUnreachable.toString());
+        } finally {
+            endings.returnedToRedis(done);
+        }
+    }
+}

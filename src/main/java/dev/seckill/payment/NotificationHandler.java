@@ -1,0 +1,105 @@
+package dev.seckill.payment;
+
+import dev.seckill.order.OrderLifecycle;
+import dev.seckill.payment.PaymentRecords.Payment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Handles one verified notification, once per event id, in one transaction: the event's row, the payment's move and the
+ * order's move commit together or not at all (then the provider delivers it again). Delivered twice, late, or out of
+ * order, it leaves the same result: payments and orders only move forward, each by a guarded UPDATE, so an older event
+ * arriving after a newer one changes nothing.
+ */
+@Component
+class NotificationHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(NotificationHandler.class);
+
+    /** What handling a notification did, recorded with its event. */
+    enum Outcome { PAID, ALREADY_PAID, REFUNDING, REFUNDED, CANCELED, IGNORED, DUPLICATE }
+
+    private final PaymentRecords payments;
+    private final OrderLifecycle orders;
+    private final PaymentGateway gateway;
+    private final PaymentMeters meters;
+
+    NotificationHandler(PaymentRecords payments, OrderLifecycle orders, PaymentGateway gateway, PaymentMeters meters) {
+        this.payments = payments;
+        this.orders = orders;
+        this.gateway = gateway;
+        this.meters = meters;
+    }
+
+    @Transactional
+    public Outcome handle(Notification event) {
+        Payment payment = payments.find(event.payment().ref()).orElseThrow(() -> new PaymentRefusal(
+                PaymentRefusal.Why.UNKNOWN_PAYMENT, "No payment " + event.payment().ref() + " was opened here"));
+        if (!Long.toString(payment.orderId()).equals(event.payment().orderId())
+                || payment.amountCents() != event.payment().amountCents()) {
+            throw new PaymentRefusal(PaymentRefusal.Why.AMOUNT_MISMATCH, "Payment " + payment.ref() + " is "
+                    + payment.amountCents() + " cents for order " + payment.orderId() + ", not "
+                    + event.payment().amountCents() + " for order " + event.payment().orderId());
+        }
+        if (!payments.firstTime(event.id(), payment.ref(), event.type())) {
+            return Outcome.DUPLICATE;
+        }
+        Outcome outcome = switch (event.type()) {
+            case Notification.SUCCEEDED -> succeeded(payment);
+            case Notification.CANCELED -> payments.move(payment.ref(), PaymentStatus.CANCELED, PaymentStatus.OPEN)
+                    ? Outcome.CANCELED : Outcome.IGNORED;
+            case Notification.REFUNDED -> refunded(payment);
+            // payment.processing, and types a provider adds later: nothing to do, and nothing to retry
+            default -> Outcome.IGNORED;
+        };
+        payments.outcome(event.id(), outcome.name());
+        meters.notification(event.type(), outcome.name());
+        return outcome;
+    }
+
+    private Outcome succeeded(Payment payment) {
+        // From any state but the refund's: a payment we closed or saw abandoned can still report success (the close
+        // raced the shopper's click at the provider); the order decides what it means.
+        if (!payments.move(payment.ref(), PaymentStatus.SUCCEEDED, PaymentStatus.OPEN, PaymentStatus.CLOSED,
+                PaymentStatus.CANCELED)) {
+            return Outcome.IGNORED; // succeeded before, or already refunding or refunded
+        }
+        return switch (orders.paid(payment.orderId())) {
+            case PAID -> Outcome.PAID;
+            case ALREADY_PAID -> {
+                if (payments.ofOrder(payment.orderId()).stream().noneMatch(other -> !other.ref().equals(payment.ref())
+                        && other.status() == PaymentStatus.SUCCEEDED)) {
+                    yield Outcome.ALREADY_PAID;
+                }
+                // Paid twice (two checkouts of one order opened at once): the second payment goes back.
+                log.warn("Order {} was paid already; payment {} is refunded", payment.orderId(), payment.ref());
+                yield refund(payment);
+            }
+            case TOO_LATE, UNKNOWN_ORDER -> {
+                log.warn("Payment {} succeeded after order {} ended unpaid: refunded, never sold twice", payment.ref(),
+                        payment.orderId());
+                yield refund(payment);
+            }
+        };
+    }
+
+    private Outcome refund(Payment payment) {
+        payments.move(payment.ref(), PaymentStatus.REFUNDING, PaymentStatus.SUCCEEDED);
+        PaymentGateway.RefundOutcome refund = gateway.refund(payment.ref(), payment.amountCents());
+        if (refund != PaymentGateway.RefundOutcome.REFUNDED) {
+            throw new IllegalStateException("The provider refused to refund payment " + payment.ref() + ": " + refund);
+        }
+        meters.refundRequested();
+        return Outcome.REFUNDING;
+    }
+
+    private Outcome refunded(Payment payment) {
+        if (!payments.move(payment.ref(), PaymentStatus.REFUNDED, PaymentStatus.REFUNDING, PaymentStatus.SUCCEEDED)) {
+            return Outcome.IGNORED;
+        }
+        orders.refunded(payment.orderId());
+        return Outcome.REFUNDED;
+    }
+}

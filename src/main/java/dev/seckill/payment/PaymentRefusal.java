@@ -1,0 +1,18 @@
+package dev.seckill.payment;
+
+/** A notification refused without changing anything; the web adapter answers it as a problem, so the provider retries it. */
+public class PaymentRefusal extends RuntimeException {
+
+    public enum Why { BAD_SIGNATURE, UNKNOWN_PAYMENT, AMOUNT_MISMATCH, MALFORMED }
+
+    private final Why why;
+
+    public PaymentRefusal(Why why, String detail) {
+        super(detail, null, false, false);
+        this.why = why;
+    }
+
+    public Why why() {
+        return why;
+    }
+}
