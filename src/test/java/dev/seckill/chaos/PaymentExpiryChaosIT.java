@@ -20,7 +20,10 @@ import dev.seckill.support.Api;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
@@ -39,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * </ul>
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PaymentExpiryChaosIT {
 
     static ChaosCluster cluster;
@@ -59,6 +63,7 @@ class PaymentExpiryChaosIT {
     }
 
     @Test
+    @Order(1)
     void payingAtTheMomentOfExpiryEndsEachOrderOnceAndSellsNoUnitTwice() throws Exception {
         int shoppers = 40;
         long voucherId = api.createVoucher(shoppers);
@@ -98,19 +103,24 @@ class PaymentExpiryChaosIT {
         Awaitility.await("every order ended and every notification handled").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250)).until(() -> count("SELECT COUNT(*) FROM voucher_order o "
                         + "JOIN sandbox_payment s ON s.order_id = o.id WHERE o.voucher_id = " + voucherId
-                        + " AND (o.status = 'AWAITING_PAYMENT' OR (s.status = 'PAID' AND o.status <> 'PAID'))") == 0);
+                        + " AND (o.status = 'AWAITING_PAYMENT' OR (s.status = 'PAID' AND o.status <> 'PAID')"
+                        + " OR (s.status = 'REFUNDED' AND o.status <> 'REFUNDED'))") == 0);
 
         Map<String, Long> outcomes = outcomes(voucherId);
         System.out.printf("Paid at the moment of expiry, %d orders through Nginx: %s%n", shoppers, outcomes);
         assertThat(outcomes.keySet()).as("order status / provider status").isSubsetOf("PAID/PAID", "EXPIRED/CLOSED",
                 "REFUNDED/REFUNDED");
+        assertThat(outcomes.getOrDefault("REFUNDED/REFUNDED", 0L)).as("a provider that honours the close takes no "
+                + "payment for an order that expired: the expiry finds it paid when it closes it").isZero();
         assertThat(outcomes.getOrDefault("PAID/PAID", 0L) + outcomes.getOrDefault("REFUNDED/REFUNDED", 0L))
                 .as("every payment the provider took").isEqualTo(paidAtCheckout);
         long endedUnpaid = outcomes.getOrDefault("EXPIRED/CLOSED", 0L) + outcomes.getOrDefault("REFUNDED/REFUNDED", 0L);
         assertConsistent(voucherId, endedUnpaid);
     }
 
+    /** Last: the cluster goes on with one instance (Nginx sends everything to it), which is the point. */
     @Test
+    @Order(3)
     void anInstanceKilledInTheMiddleOfAnExpiryBatchLeavesNothingExpiredTwiceOrNotAtAll() throws Exception {
         int orders = 3_000;
         long voucherId = dueOrders(orders);
@@ -126,11 +136,11 @@ class PaymentExpiryChaosIT {
 
         Awaitility.await("the other instance expired the rest").atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250)).until(() -> expired(voucherId) == orders);
-        cluster.restart(1);
         assertConsistent(voucherId, orders);
     }
 
     @Test
+    @Order(2)
     void redisKilledWhileUnitsGoBackOwesThemAndPaysThemOnce() throws Exception {
         int orders = 2_000;
         long voucherId = dueOrders(orders);
