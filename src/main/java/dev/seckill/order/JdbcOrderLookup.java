@@ -26,9 +26,8 @@ class JdbcOrderLookup implements OrderLookup {
         if (rows.stream().anyMatch(row -> row.id() == order.orderId())) {
             return Found.THIS_ORDER;
         }
-        // Another order of the shopper in MySQL, whatever became of it: the unique key refuses this one, and a
-        // shopper whose order expired does not buy the voucher again.
-        if (!rows.isEmpty()) {
+        // Another order of the shopper that holds its unit (awaiting payment or paid): it holds the buyer's place too.
+        if (rows.stream().anyMatch(row -> OrderStatus.valueOf(row.status()).holdsUnit())) {
             return Found.OTHER_ORDER;
         }
         return Found.NOTHING;

@@ -8,7 +8,7 @@ public interface OrderLookup {
     enum Found {
         /** The order is in MySQL: it must be acknowledged, never compensated. */
         THIS_ORDER,
-        /** Not this one, but its shopper holds another order of the voucher, in any state (the unique key refuses this one). */
+        /** Not this one, but its shopper holds another order of the voucher that holds its unit (the unique key refuses this one). */
         OTHER_ORDER,
         NOTHING
     }

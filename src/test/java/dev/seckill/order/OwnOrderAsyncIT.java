@@ -69,7 +69,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
             assertThat(audit.path("redisStock").asLong()).as("one unit taken").isEqualTo(4);
         }
 
-        awaitOwnStatus(voucherId, shopper, orderId, "CONFIRMED");
+        awaitOwnStatus(voucherId, shopper, orderId, "AWAITING_PAYMENT");
         byVoucher(voucherId, other).expectProblem(404, "order-not-found");
         expectAlreadyOrdered(api.seckill(voucherId, shopper), orderId);
         expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"));
@@ -150,7 +150,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         assertThat(again.headers().firstValue("Idempotent-Replayed")).isEmpty();
         String second = JSON.readTree(again.body()).path("orderId").asString();
         assertThat(second).isNotEqualTo(failed);
-        awaitOwnStatus(voucherId, token, second, "CONFIRMED");
+        awaitOwnStatus(voucherId, token, second, "AWAITING_PAYMENT");
         expectAlreadyOrdered(api.seckill(voucherId, token), second);
     }
 
@@ -160,7 +160,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         String token = api.mintShoppers(1).get(0);
         // A confirmed order Redis does not know of: the new order is given up as its duplicate.
         long confirmed = 46_000_000L + voucherId;
-        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'CONFIRMED', NOW(3))",
+        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'AWAITING_PAYMENT', NOW(3))",
                 confirmed, Tokens.shopperId(token), voucherId);
         String duplicate = orderIdOf(api.seckill(voucherId, token).expectStatus(202));
         awaitFailed(duplicate, token);
@@ -169,7 +169,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         expectAlreadyOrdered(api.seckill(voucherId, token), Long.toString(confirmed));
         JsonNode own = ownOrder(voucherId, token);
         assertThat(own.path("orderId").asString()).isEqualTo(Long.toString(confirmed));
-        assertThat(own.path("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(own.path("status").asString()).isEqualTo("AWAITING_PAYMENT");
     }
 
     @Test

@@ -35,7 +35,7 @@ class OwnOrderSyncIT extends OwnOrderITSupport {
         JsonNode own = ownOrder(voucherId, shopper);
         assertThat(own.path("orderId").asString()).isEqualTo(orderId);
         assertThat(own.path("voucherId").asLong()).isEqualTo(voucherId);
-        assertThat(own.path("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(own.path("status").asString()).isEqualTo("AWAITING_PAYMENT");
         byVoucher(voucherId, other).expectProblem(404, "order-not-found");
         assertThat(shopperOrders(voucherId)).containsExactlyEntriesOf(
                 Map.of(Long.toString(Tokens.shopperId(shopper)), orderId));

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 abstract class PurchaseRefusals extends IntegrationTest {
 
-    /** 201 CONFIRMED in sync mode (in MySQL already), 202 PENDING in async mode (on its way). */
+    /** 201 AWAITING_PAYMENT in sync mode (in MySQL already), 202 PENDING in async mode (on its way). */
     abstract int accepted();
 
     /** The audit once every accepted order is in MySQL (at once in sync mode). */
@@ -44,11 +44,11 @@ abstract class PurchaseRefusals extends IntegrationTest {
         JsonNode order = api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json();
         assertThat(order.path("orderId").asString()).isEqualTo(orderId);
         assertThat(order.path("voucherId").asLong()).isEqualTo(voucherId);
-        assertThat(order.path("status").asString()).isIn(accepted() == 201 ? List.of("CONFIRMED") : List.of("PENDING", "CONFIRMED"));
+        assertThat(order.path("status").asString()).isIn(accepted() == 201 ? List.of("AWAITING_PAYMENT") : List.of("PENDING", "AWAITING_PAYMENT"));
 
         JsonNode audit = settledAudit(voucherId);
         assertThat(api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json()
-                .path("status").asString()).isEqualTo("CONFIRMED");
+                .path("status").asString()).isEqualTo("AWAITING_PAYMENT");
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
         assertThat(audit.path("dbStock").asInt()).isEqualTo(4);
         assertThat(audit.path("redisStock").asLong()).isEqualTo(4);

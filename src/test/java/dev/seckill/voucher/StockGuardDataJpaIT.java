@@ -68,7 +68,7 @@ class StockGuardDataJpaIT {
     @Test
     void oneShopperCannotHoldTwoOrdersOfOneVoucher() {
         String insert = "INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) "
-                + "VALUES (?, 77, ?, 'CONFIRMED', NOW(3))";
+                + "VALUES (?, 77, ?, 'PAID', NOW(3))";
         jdbc.update(insert, 1_000_001L, voucherId);
         assertThatThrownBy(() -> jdbc.update(insert, 1_000_002L, voucherId))
                 .isInstanceOf(DataIntegrityViolationException.class);

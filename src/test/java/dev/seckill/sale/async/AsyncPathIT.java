@@ -52,7 +52,7 @@ class AsyncPathIT extends IntegrationTest {
             assertThat(audit.path("pendingOrders").asLong()).isEqualTo(1);
             assertThat(audit.path("consistent").asBoolean()).as("Redis minus pending agrees: " + audit).isTrue();
         }
-        awaitStatus(orderId, token, "CONFIRMED");
+        awaitStatus(orderId, token, "AWAITING_PAYMENT");
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
         assertThat(audit.path("pendingOrders").asLong()).isZero();
@@ -91,7 +91,7 @@ class AsyncPathIT extends IntegrationTest {
         // A confirmed order Redis does not know of (written by the other path, or given up by mistake
         // while it was in MySQL): it holds the shopper's unit. Handing the new order's unit back would
         // sell it twice, freeing the buyer would let the shopper try again and again.
-        poisonShopper(voucherId, shopperId, 44_000_000L + voucherId, "CONFIRMED");
+        poisonShopper(voucherId, shopperId, 44_000_000L + voucherId, "AWAITING_PAYMENT");
 
         String orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
 
@@ -121,7 +121,7 @@ class AsyncPathIT extends IntegrationTest {
 
         awaitStatus(orderId, tokens.get(0), "FAILED");
         String second = api.seckill(voucherId, tokens.get(1)).expectStatus(202).json().path("orderId").asString();
-        awaitStatus(second, tokens.get(1), "CONFIRMED");
+        awaitStatus(second, tokens.get(1), "AWAITING_PAYMENT");
     }
 
     @Test
@@ -140,7 +140,7 @@ class AsyncPathIT extends IntegrationTest {
         api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         api.asAdmin("PUT", "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":1}").expectStatus(200);
         awaitStatus(api.seckill(voucherId, tokens.get(2)).expectStatus(202).json().path("orderId").asString(),
-                tokens.get(2), "CONFIRMED");
+                tokens.get(2), "AWAITING_PAYMENT");
     }
 
     @Test

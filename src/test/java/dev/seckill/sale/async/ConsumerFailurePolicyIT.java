@@ -54,7 +54,7 @@ class ConsumerFailurePolicyIT extends IntegrationTest {
             assertThat(status(orderId, token)).isEqualTo("PENDING");
             holder.rollback();
         }
-        awaitStatus(orderId, token, "CONFIRMED");
+        awaitStatus(orderId, token, "AWAITING_PAYMENT");
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("failedOrders").asLong()).isZero();
         assertThat(audit.path("deadLetters").asLong()).isZero();
@@ -78,7 +78,7 @@ class ConsumerFailurePolicyIT extends IntegrationTest {
             orderId = api.seckill(voucherId, token).expectStatus(202).json().path("orderId").asString();
             awaitConsumerWaitingForLock(voucherId);
             try (PreparedStatement insert = rival.prepareStatement("INSERT INTO voucher_order "
-                    + "(id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'CONFIRMED', NOW(3))");
+                    + "(id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'AWAITING_PAYMENT', NOW(3))");
                     PreparedStatement take = rival.prepareStatement(
                             "UPDATE seckill_voucher SET stock = stock - 1 WHERE voucher_id = ?")) {
                 insert.setLong(1, Long.parseLong(orderId));
@@ -91,7 +91,7 @@ class ConsumerFailurePolicyIT extends IntegrationTest {
             rival.commit();
         }
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
-        assertThat(status(orderId, token)).isEqualTo("CONFIRMED");
+        assertThat(status(orderId, token)).isEqualTo("AWAITING_PAYMENT");
         assertThat(audit.path("failedOrders").asLong()).as("not given up").isZero();
         assertThat(audit.path("deadLetters").asLong()).isZero();
         assertThat(audit.path("orders").asLong()).isEqualTo(1);

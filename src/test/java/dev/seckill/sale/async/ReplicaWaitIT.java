@@ -193,7 +193,7 @@ class ReplicaWaitIT {
         assertThat(audit.path("redisAgrees").asBoolean()).as("%s", audit).isTrue();
         assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
         Api.Response confirmed = api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200);
-        assertThat(confirmed.json().path("status").asString()).isEqualTo("CONFIRMED");
+        assertThat(confirmed.json().path("status").asString()).isEqualTo("AWAITING_PAYMENT");
     }
 
     private static OrderEnqueue stream(RedissonClient redisson, int waitReplicas) {

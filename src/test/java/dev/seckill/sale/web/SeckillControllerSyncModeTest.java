@@ -23,7 +23,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Sync mode: the {@link Sale} confirms at once, so a placed order is 201 CONFIRMED. The controller asks the
+ * Sync mode: the {@link Sale} confirms at once, so a placed order is 201 AWAITING_PAYMENT. The controller asks the
  * sale once, when it is built, so the mock here answers before the context creates the controller (a
  * {@code @MockitoBean} would be stubbed only after).
  */
