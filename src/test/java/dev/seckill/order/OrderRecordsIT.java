@@ -54,10 +54,12 @@ class OrderRecordsIT extends IntegrationTest {
         long none = api.createVoucher(5);
         long notAsked = api.createVoucher(5);
         long base = System.nanoTime() & 0xFFFF_FFFFL;
-        writer.persist(sold, List.of(new NewOrder(base + 1, base + 1, 0), new NewOrder(base + 2, base + 2, 0),
-                new NewOrder(base + 3, base + 3, 0)));
-        writer.persist(other, List.of(new NewOrder(base + 4, base + 4, 0)));
-        writer.persist(notAsked, List.of(new NewOrder(base + 5, base + 5, 0)));
+        // placed now: an order placed at 0 would be past its pay_by, and the expiry scan would end it under the test
+        long now = System.currentTimeMillis();
+        writer.persist(sold, List.of(new NewOrder(base + 1, base + 1, now), new NewOrder(base + 2, base + 2, now),
+                new NewOrder(base + 3, base + 3, now)));
+        writer.persist(other, List.of(new NewOrder(base + 4, base + 4, now)));
+        writer.persist(notAsked, List.of(new NewOrder(base + 5, base + 5, now)));
         jdbc.update("UPDATE voucher_order SET status = 'PAID', ended_at = UTC_TIMESTAMP(3) WHERE id = ?", base + 3);
 
         assertThat(records.awaitingPayment(List.of(sold, other, none)))
