@@ -109,7 +109,7 @@ class PayOrCancelBrowserIT {
     @Test
     void myOrdersSaysEachStateAndPaysOrCancelsThoseAwaitingPayment() {
         long[] vouchers = {api.createVoucher(5), api.createVoucher(5), api.createVoucher(5), api.createVoucher(5)};
-        try (Browser browser = Browser.start(1000, 600)) {
+        try (Browser browser = Browser.start(1000, 680)) {
             signInAsTestShopper(browser, "/sales/" + vouchers[0]);
             String paid = buy(browser);
             browser.find("#pay").click();

@@ -78,7 +78,7 @@ class ShopPagesBrowserIT {
 
             browser.open(base + "/my/orders");
             assertThat(browser.find("table tbody").getText()).contains("Voucher " + voucherId).contains("Awaiting payment — 1");
-            browser.screenshot("shop-my-orders");
+            browser.screenshot("shop-my-orders-one-awaiting");
         }
     }
 
