@@ -114,6 +114,13 @@
     lines.push(audit.duplicateBuyers === 0 ? 'No shopper bought twice.' : audit.duplicateBuyers + ' shoppers bought twice.');
     lines.push(audit.oversold === 0 ? 'Nothing was oversold.' : audit.oversold + ' units were oversold.');
     lines.push(audit.failedOrders + ' orders were given up, ' + audit.deadLetters + ' dead letters.');
+    var l = audit.lifecycle;
+    if (l) {
+      lines.push(l.paid + ' paid, ' + l.awaitingPayment + ' awaiting payment, ' + l.expired + ' expired, '
+        + l.cancelled + ' cancelled, ' + l.refunded + ' refunded after a late payment.');
+      lines.push((l.expired + l.cancelled + l.refunded) + ' units came back on sale from orders that ended unpaid; Redis took back '
+        + l.unitsReturnedToRedis + (l.returnsOwed ? ' and is still owed ' + l.returnsOwed + '.' : ', none owed.'));
+    }
     if (audit.redisDataLost) {
       lines.push('Redis lost its data at ' + audit.redisDataLostAt + ': orders accepted then and not yet in MySQL cannot be counted.');
     }

@@ -85,6 +85,12 @@
     text('n-pending-age', live.oldestPendingAgeMillis + ' ms');
     text('n-writes', writeRate === null ? '–' : Math.round(writeRate));
     text('n-dead', live.deadLetters);
+    // After the click: units held (awaiting + paid) and units that came back (expired, cancelled, refunded)
+    text('n-awaiting', live.lifecycle.awaitingPayment);
+    text('n-paid', live.lifecycle.paid);
+    text('n-expired', live.lifecycle.expired);
+    text('n-cancelled', live.lifecycle.cancelled);
+    text('n-refunded', live.lifecycle.refunded);
 
     var tbody = document.querySelector('#instances tbody');
     tbody.textContent = '';

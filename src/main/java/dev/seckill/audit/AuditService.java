@@ -58,15 +58,18 @@ public class AuditService {
      * @param redisStock null when Redis holds no counter for the voucher
      * @throws Refusal voucher-not-found
      */
-    public record SaleNumbers(int dbStock, long orders, Long redisStock, long pendingOrders, long deadLetters) {
+    public record SaleNumbers(int dbStock, long orders, Long redisStock, long pendingOrders, long deadLetters,
+            OrderRecords.Lifecycle lifecycle) {
     }
 
     @Transactional(readOnly = true)
     public SaleNumbers numbers(long voucherId) {
         VoucherStock.Levels sale = sale(voucherId);
-        long orderCount = orders.ordersOf(voucherId);
+        OrderRecords.Lifecycle lifecycle = orders.lifecycleOf(voucherId);
+        long orderCount = lifecycle.unitsHeld() + lifecycle.unitsReturned();
         OrderStates.StreamCounts counts = redis.counts(voucherId);
-        return new SaleNumbers(sale.stock(), orderCount, redisStock(voucherId), counts.pending(), counts.deadLetters());
+        return new SaleNumbers(sale.stock(), orderCount, redisStock(voucherId), counts.pending(), counts.deadLetters(),
+                lifecycle);
     }
 
     private VoucherStock.Levels sale(long voucherId) {
@@ -91,7 +94,7 @@ public class AuditService {
             SaleState before = redis.read(voucherId);
             MySqlCut db = snapshot.execute(status -> mySqlCut(voucherId, before));
             // Units MySQL took back and Redis not yet (normally for milliseconds after the order ended)
-            long returnsOwed = returns.notReturned(voucherId, db.lifecycle().returnsDue()).size();
+            long returnsOwed = returns.notReturned(voucherId, db.returnsDue()).size();
             SaleState after = redis.read(voucherId);
             if (before.equals(after) || attempt == SETTLE_ATTEMPTS) {
                 // After the last attempt the sale was still moving: the counts are as close as a live sale allows.
@@ -106,7 +109,7 @@ public class AuditService {
     }
 
     private record MySqlCut(int initialStock, int dbStock, long orders, long buyers, long duplicateBuyers,
-            Set<Long> found, OrderRecords.Lifecycle lifecycle) {
+            Set<Long> found, OrderRecords.Lifecycle lifecycle, Set<Long> returnsDue) {
     }
 
     private MySqlCut mySqlCut(long voucherId, SaleState redisState) {
@@ -116,7 +119,8 @@ public class AuditService {
         redisState.pendingOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         redisState.syncUnitOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         return new MySqlCut(sale.initialStock(), sale.stock(), buyers.orders(), buyers.buyers(),
-                buyers.duplicateBuyers(), orders.inMySql(voucherId, ids), orders.lifecycleOf(voucherId));
+                buyers.duplicateBuyers(), orders.inMySql(voucherId, ids), orders.lifecycleOf(voucherId),
+                orders.returnsDue(voucherId));
     }
 
     private static long notIn(Set<String> ids, Set<Long> found) {

@@ -30,6 +30,6 @@ public class LiveNumbers {
         // The count is read now; the oldest order may be up to a second older than the gauges' last read.
         long age = sale.pendingOrders() == 0 ? 0 : backlog.of(voucherId).oldestAgeMillis(now.toEpochMilli());
         return new VoucherLive(voucherId, now, sale.redisStock(), sale.dbStock(), sale.orders(), sale.pendingOrders(),
-                age, sale.deadLetters(), snapshots.read(voucherId));
+                age, sale.deadLetters(), snapshots.read(voucherId), sale.lifecycle());
     }
 }

@@ -42,7 +42,7 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
     public record Lifecycle(long awaitingPayment, long paid, long expired, long cancelled, long refunded,
             long unitsReturnedToRedis, long returnsOwed) {
 
-        static Lifecycle of(dev.seckill.order.OrderRecords.Lifecycle mysql, long unitsReturnedToRedis, long returnsOwed) {
+        public static Lifecycle of(dev.seckill.order.OrderRecords.Lifecycle mysql, long unitsReturnedToRedis, long returnsOwed) {
             return new Lifecycle(mysql.awaitingPayment(), mysql.paid(), mysql.expired(), mysql.cancelled(),
                     mysql.refunded(), unitsReturnedToRedis, returnsOwed);
         }

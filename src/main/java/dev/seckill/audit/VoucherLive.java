@@ -1,5 +1,7 @@
 package dev.seckill.audit;
 
+import dev.seckill.order.OrderRecords;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -12,7 +14,8 @@ import java.util.List;
  * @param pending                accepted orders not yet in MySQL
  * @param oldestPendingAgeMillis how long the oldest of them has waited (0 when none)
  * @param instances              every instance that wrote a snapshot lately, by name
+ * @param lifecycle              the orders in MySQL by state (awaiting payment, paid, expired, cancelled, refunded)
  */
 public record VoucherLive(long voucherId, Instant at, Long stockInRedis, int stockInMySql, long ordersInMySql, long pending,
-        long oldestPendingAgeMillis, long deadLetters, List<InstanceLive> instances) {
+        long oldestPendingAgeMillis, long deadLetters, List<InstanceLive> instances, OrderRecords.Lifecycle lifecycle) {
 }

@@ -82,10 +82,9 @@ public class OrderRecords implements OrderCount {
 
     /**
      * A voucher's orders in MySQL by state. {@code unitsHeld()} of them hold a unit; the others gave theirs back
-     * ({@code unitsReturned()}), of which {@code returnsDue} are not yet confirmed back in Redis.
+     * ({@code unitsReturned()}).
      */
-    public record Lifecycle(long awaitingPayment, long paid, long expired, long cancelled, long refunded,
-            Set<Long> returnsDue) {
+    public record Lifecycle(long awaitingPayment, long paid, long expired, long cancelled, long refunded) {
 
         public long unitsHeld() {
             return awaitingPayment + paid;
@@ -100,11 +99,15 @@ public class OrderRecords implements OrderCount {
         Map<String, Long> byStatus = new HashMap<>();
         jdbc.query("SELECT status, COUNT(*) FROM voucher_order WHERE voucher_id = ? GROUP BY status",
                 (RowCallbackHandler) rs -> byStatus.put(rs.getString(1), rs.getLong(2)), voucherId);
-        Set<Long> due = new HashSet<>(jdbc.queryForList("SELECT id FROM voucher_order WHERE voucher_id = ? "
-                + "AND unit_return_due IS NOT NULL", Long.class, voucherId));
         return new Lifecycle(count(byStatus, OrderStatus.AWAITING_PAYMENT), count(byStatus, OrderStatus.PAID),
                 count(byStatus, OrderStatus.EXPIRED), count(byStatus, OrderStatus.CANCELLED),
-                count(byStatus, OrderStatus.REFUNDED), due);
+                count(byStatus, OrderStatus.REFUNDED));
+    }
+
+    /** Orders that gave their unit back to MySQL and whose return to Redis is not confirmed yet. */
+    public Set<Long> returnsDue(long voucherId) {
+        return new HashSet<>(jdbc.queryForList("SELECT id FROM voucher_order WHERE voucher_id = ? "
+                + "AND unit_return_due IS NOT NULL", Long.class, voucherId));
     }
 
     private static long count(Map<String, Long> byStatus, OrderStatus status) {

@@ -1,8 +1,9 @@
 package dev.seckill.sandbox;
 
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -41,19 +42,24 @@ class Notifications {
         this.dueTimes = new DueTimes(settings.delayMin(), settings.delayMax(), settings.outOfOrder(), sandboxRandom);
     }
 
-    /** One notification per type, the types in the order their events happened. */
+    /**
+     * One notification per type, the types in the order their events happened. One statement: its rows' due times
+     * count from the same instant of the database's clock, so their order is the one {@link DueTimes} chose.
+     */
     @Transactional(propagation = Propagation.MANDATORY)
     void queue(SandboxPayment payment, Instant now, EventType... types) {
         List<Duration> delays = dueTimes.delays(types.length);
+        List<Object> args = new ArrayList<>();
         for (int i = 0; i < types.length; i++) {
             String eventId = RandomRefs.event();
             EventType type = types[i];
             String body = json.writeValueAsString(new Body(eventId, type.wireName, now.getEpochSecond(),
                     new PaymentBody(payment.ref(), Long.toString(payment.orderId()), payment.amountCents(),
                             type.reportedStatus)));
-            jdbc.update("INSERT INTO sandbox_delivery (event_id, payment_ref, type, body, due_at, attempts, created_at) "
-                            + "VALUES (?, ?, ?, ?, ?, 0, ?)", eventId, payment.ref(), type.wireName, body,
-                    Timestamp.from(now.plus(delays.get(i))), Timestamp.from(now));
+            args.addAll(List.of(eventId, payment.ref(), type.wireName, body, DeliveryQueue.micros(delays.get(i))));
         }
+        String row = "(?, ?, ?, ?, " + DeliveryQueue.IN_MICROS + ", 0, UTC_TIMESTAMP(3))";
+        jdbc.update("INSERT INTO sandbox_delivery (event_id, payment_ref, type, body, due_at, attempts, created_at) VALUES "
+                + String.join(", ", Collections.nCopies(types.length, row)), args.toArray());
     }
 }

@@ -3,7 +3,6 @@ package dev.seckill.sandbox;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
@@ -84,8 +83,7 @@ class WebhookDeliverer extends PeriodicTask {
 
     /** One batch: claims the due rows, posts each, marks each. Returns how many it claimed. */
     int deliverDue() {
-        Instant now = clock.instant();
-        List<DeliveryQueue.Claimed> claimed = queue.claim(now, now.plus(LEASE), BATCH);
+        List<DeliveryQueue.Claimed> claimed = queue.claim(BATCH, LEASE);
         URI url = webhookUrl();
         for (DeliveryQueue.Claimed row : claimed) {
             deliver(url, row);
@@ -95,15 +93,14 @@ class WebhookDeliverer extends PeriodicTask {
 
     private void deliver(URI url, DeliveryQueue.Claimed row) {
         Optional<String> error = poster.post(url, row.body(), signature.sign(row.body(), clock.instant()));
-        Instant now = clock.instant();
         if (error.isEmpty()) {
             if (row.deliveredBefore()) {
                 duplicated.increment();
-                queue.delivered(row, now, null);
+                queue.delivered(row, null);
             } else {
                 delivered.increment();
                 boolean duplicate = random.nextDouble() < settings.duplicateRate();
-                queue.delivered(row, now, duplicate ? now.plus(duplicateDelay.one()) : null);
+                queue.delivered(row, duplicate ? duplicateDelay.one() : null);
             }
             return;
         }
@@ -114,7 +111,7 @@ class WebhookDeliverer extends PeriodicTask {
                     error.get());
             queue.failed(row, error.get(), null);
         } else {
-            queue.failed(row, error.get(), now.plus(backoff(attempts)));
+            queue.failed(row, error.get(), backoff(attempts));
         }
     }
 

@@ -44,6 +44,12 @@ public final class Api {
         return send(request(path, headers).header("Content-Type", "application/json").POST(body(json)));
     }
 
+    /** A form as a browser posts it ({@code application/x-www-form-urlencoded}), e.g. the payment provider's checkout. */
+    public Response postForm(String path, String form, String... headers) {
+        return send(request(path, headers).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)));
+    }
+
     public Response put(String path, String json, String... headers) {
         return send(request(path, headers).header("Content-Type", "application/json").PUT(body(json)));
     }

@@ -140,7 +140,7 @@ public class StreamReconciler {
         Set<String> persisted = new HashSet<>();
         orders.inMySql(voucherId, pendingOrderIds.stream().map(Long::parseLong).toList())
                 .forEach(order -> persisted.add(order.toString()));
-        return new Snapshot(stock, orderOf, persisted, orders.lifecycleOf(voucherId).returnsDue());
+        return new Snapshot(stock, orderOf, persisted, orders.returnsDue(voucherId));
     }
 
     /** {@code orderOf}: buyer (user id) -> their order's id, from MySQL. */
