@@ -1,6 +1,7 @@
 // The buy button: enabled only while the sale is open and stock is left, one request per click (the
 // button is disabled before the request goes, and the request carries an Idempotency-Key, so a retry
-// can never make a second order), then the order followed until it is CONFIRMED or FAILED.
+// can never make a second order), then the order followed to its payment: Pay now or Cancel order while its
+// window runs, and its end in words. A shopper who already holds an order of the voucher sees it on arrival.
 (function () {
   'use strict';
   var WORDS = {
@@ -17,7 +18,10 @@
     'token-invalid': 'Please sign in again.',
     'token-expired': 'Your sign-in has expired. Please sign in again.'
   };
-  var button, status, inFlight = false, done = false, soldOut = false;
+  var HOLDS_UNIT = { PENDING: true, AWAITING_PAYMENT: true, PAID: true };
+  var order = window.seckillOrder;
+  var button, status, box, timer, payButton, cancelButton, inFlight = false, done = false, soldOut = false;
+  var shown = null, clock = null;
 
   function csrf() {
     var header = document.querySelector('meta[name="csrf-header"]');
@@ -52,21 +56,89 @@
   }
 
   function follow(orderId, attempt) {
-    fetch('/shop/orders/' + encodeURIComponent(orderId), { headers: { 'Accept': 'application/json' } })
-      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
-      .then(function (a) {
-        if (a.ok && a.body.status === 'CONFIRMED') {
-          say('Order ' + orderId + ' is CONFIRMED.', 'CONFIRMED');
-        } else if (a.ok && a.body.status === 'FAILED') {
-          say('Order ' + orderId + ' FAILED: it could not be written, and your unit went back on sale.', 'FAILED');
-        } else {
-          say('Order ' + orderId + ' is PENDING…', 'PENDING');
-          setTimeout(function () { follow(orderId, attempt + 1); }, Math.min(2000, 300 + attempt * 200));
-        }
-      })
-      .catch(function () {
-        setTimeout(function () { follow(orderId, attempt + 1); }, 2000);
+    order.read(orderId).then(function (a) {
+      if (a.ok && a.body.status !== 'PENDING') {
+        show(a.body);
+      } else {
+        setTimeout(function () { follow(orderId, attempt + 1); }, Math.min(2000, 300 + attempt * 200));
+      }
+    }).catch(function () {
+      setTimeout(function () { follow(orderId, attempt + 1); }, 2000);
+    });
+  }
+
+  function stock(change) {
+    var left = document.getElementById('stock');
+    if (left) {
+      left.textContent = Math.max(0, Number(left.textContent) + change);
+    }
+  }
+
+  /** The order as it is now: words for its state, and while it awaits payment the window and its two buttons. */
+  function show(view) {
+    if (clock) {
+      clock.stop();
+      clock = null;
+    }
+    shown = view;
+    status.dataset.order = view.orderId;
+    done = true;
+    button.disabled = true;
+    button.textContent = HOLDS_UNIT[view.status] ? 'Bought' : view.status === 'FAILED' ? 'Not bought' : 'Already ordered';
+    box.hidden = view.status !== 'AWAITING_PAYMENT';
+    if (view.status === 'PENDING') {
+      say('Order ' + view.orderId + ' is on its way…', 'PENDING');
+      follow(view.orderId, 0);
+    } else if (view.status !== 'AWAITING_PAYMENT') {
+      say(order.words(view.status), view.status);
+    } else if (view.secondsLeft === undefined) {
+      follow(view.orderId, 0);
+    } else {
+      say('Order ' + view.orderId + ' is yours once it is paid.', 'AWAITING_PAYMENT');
+      payButton.disabled = cancelButton.disabled = false;
+      clock = order.countdown(view.secondsLeft, function (left) {
+        timer.textContent = 'Pay now — ' + left + ' left';
+      }, function () {
+        payButton.disabled = cancelButton.disabled = true;
+        say('The payment window ran out; checking your order…', 'AWAITING_PAYMENT');
+        order.afterWindow(view.orderId, show);
       });
+    }
+  }
+
+  /** Pay or cancel answered: a refusal that means the order moved on shows where it went. */
+  function answered(a, onOk) {
+    if (a.ok) {
+      onOk(a.body);
+    } else if (order.moved(a.body)) {
+      follow(shown.orderId, 0);
+    } else {
+      say(order.refusal(a.body), 'error');
+      payButton.disabled = cancelButton.disabled = false;
+    }
+  }
+
+  function failed() {
+    say('No answer from the shop. Please try again.', 'error');
+    payButton.disabled = cancelButton.disabled = false;
+  }
+
+  function pay() {
+    payButton.disabled = cancelButton.disabled = true;
+    say('Opening the payment page…', 'AWAITING_PAYMENT');
+    order.pay(shown.orderId).then(function (a) {
+      answered(a, function (payment) { window.location.assign(payment.checkoutUrl); });
+    }).catch(failed);
+  }
+
+  function cancel() {
+    payButton.disabled = cancelButton.disabled = true;
+    order.cancel(shown.orderId).then(function (a) {
+      answered(a, function (view) {
+        stock(1);
+        show(view);
+      });
+    }).catch(failed);
   }
 
   function buy() {
@@ -84,18 +156,10 @@
       .then(function (a) {
         inFlight = false;
         if (a.status === 201 || a.status === 202) {
-          done = true;
-          var stock = document.getElementById('stock');
-          if (stock && !a.replayed) {
-            stock.textContent = Math.max(0, Number(stock.textContent) - 1);
+          if (!a.replayed) {
+            stock(-1);
           }
-          button.textContent = 'Bought';
-          if (a.body.status === 'CONFIRMED') {
-            say('Order ' + a.body.orderId + ' is CONFIRMED.', 'CONFIRMED');
-          } else {
-            say('Order ' + a.body.orderId + ' is PENDING…', 'PENDING');
-            follow(a.body.orderId, 0);
-          }
+          show(a.body);
           return;
         }
         var code = a.body && a.body.code;
@@ -110,6 +174,7 @@
           if (a.body.orderId) {
             follow(a.body.orderId, 0);
           }
+          return;
         } else if (code === 'sold-out') {
           soldOut = true;
         } else if (code === 'rate-limited' || code === 'voucher-busy' || code === 'backend-unavailable') {
@@ -137,7 +202,21 @@
     // One key per page view: every retry of this page's purchase is the same purchase.
     button.dataset.key = newKey();
     button.addEventListener('click', buy);
+    box = document.getElementById('order-box');
+    timer = document.getElementById('pay-timer');
+    payButton = document.getElementById('pay');
+    cancelButton = document.getElementById('cancel');
+    payButton.addEventListener('click', pay);
+    cancelButton.addEventListener('click', cancel);
     refresh();
+    // A shopper back on the page (from the checkout, or a day later) finds their order, not a button that
+    // would only answer already-ordered.
+    order.byVoucher(button.dataset.voucher).then(function (a) {
+      // A FAILED order is not the shopper's any more (its unit went back): they may buy again.
+      if (a.ok && !shown && a.body.status !== 'FAILED') {
+        show(a.body);
+      }
+    }).catch(function () { /* no order known yet: the page stays as it is */ });
   });
   document.addEventListener('seckill:tick', refresh);
 })();

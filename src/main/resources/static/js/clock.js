@@ -35,8 +35,9 @@
       var end = Number(el.dataset.end);
       var p = phase(begin, end);
       el.dataset.phase = p;
+      // A sold-out sale's words come from the server, which alone knows whether unpaid orders may give units back.
       el.textContent = p === 'before' ? 'Starts in ' + span(begin - serverNow())
-        : p === 'open' ? 'On sale · ends in ' + span(end - serverNow()) : 'Sale ended';
+        : p === 'ended' ? 'Sale ended' : el.dataset.soldOut || 'On sale · ends in ' + span(end - serverNow());
     });
     document.dispatchEvent(new CustomEvent('seckill:tick'));
   }

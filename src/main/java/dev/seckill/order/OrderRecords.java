@@ -66,6 +66,20 @@ public class OrderRecords implements OrderCount {
                 Long.class, voucherId, OrderStatus.AWAITING_PAYMENT.name(), OrderStatus.PAID.name());
     }
 
+    @Override
+    public Map<Long, Long> awaitingPayment(Collection<Long> voucherIds) {
+        if (voucherIds.isEmpty()) {
+            return Map.of();
+        }
+        // The ids are longs written into the statement, as in inMySql; a page lists a few dozen vouchers at most.
+        String ids = voucherIds.stream().map(String::valueOf).collect(Collectors.joining(","));
+        Map<Long, Long> awaiting = new HashMap<>();
+        jdbc.query("SELECT voucher_id, COUNT(*) FROM voucher_order WHERE status = ? AND voucher_id IN (" + ids + ") "
+                + "GROUP BY voucher_id", (RowCallbackHandler) rs -> awaiting.put(rs.getLong(1), rs.getLong(2)),
+                OrderStatus.AWAITING_PAYMENT.name());
+        return awaiting;
+    }
+
     /**
      * A voucher's orders in MySQL by state. {@code unitsHeld()} of them hold a unit; the others gave theirs back
      * ({@code unitsReturned()}).

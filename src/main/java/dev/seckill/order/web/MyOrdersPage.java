@@ -9,7 +9,10 @@ import org.springframework.stereotype.Controller;
 import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.GetMapping;
 
-/** "My orders": the signed-in shopper's latest orders (the page chain sends anyone else to sign in). */
+/**
+ * "My orders": the signed-in shopper's latest orders, each state in words, and Pay or Cancel for those awaiting
+ * payment (the page chain sends anyone else to sign in).
+ */
 @Controller
 @Pages
 class MyOrdersPage {
@@ -22,7 +25,7 @@ class MyOrdersPage {
 
     @GetMapping("/my/orders")
     String myOrders(@AuthenticationPrincipal CurrentShopper shopper, Model model) {
-        model.addAttribute("orders", queries.latestOwn(shopper.id()));
+        model.addAttribute("orders", queries.latestOwn(shopper.id()).stream().map(OrderOnPage::new).toList());
         model.addAttribute("shopper", shopper);
         return "shop/orders";
     }

@@ -42,9 +42,10 @@ class OrderController {
 
     /**
      * The caller's own order of a voucher: for a shopper whose answer to {@code POST /seckill/{id}} was
-     * lost (their order may well exist). Limited like {@code GET /orders/{orderId}}: same permits.
+     * lost (their order may well exist), and for the voucher page, which shows a returning shopper their order.
+     * Limited like {@code GET /orders/{orderId}}: same permits.
      */
-    @GetMapping("/orders")
+    @GetMapping({"/orders", "/shop/orders"})
     OrderView getByVoucher(@RequestParam @Positive long voucherId, @AuthenticationPrincipal CurrentShopper shopper) {
         rateLimits.requireOrderReadPermit(shopper.id());
         return queries.findOwnForVoucher(shopper.id(), voucherId);
