@@ -159,9 +159,27 @@ final class LoadSummary {
                     a.path("initialStock").asLong(), a.path("dbStock").asLong(),
                     a.path("redisStock").isNull() ? "none" : a.path("redisStock").asString(""),
                     a.path("consistent").asBoolean(false)));
+            // what happened to the orders after the click; older audits have no lifecycle
+            JsonNode l = a.path("lifecycle");
+            if (l.isObject()) {
+                out.append("   lifecycle: ").append(fields(l)).append('\n');
+            }
+        }
+        // buy-and-pay: what the shoppers did, as its assertions counted it (the audit is held to it)
+        if (audit.path("outcomes").isObject()) {
+            out.append("   outcomes: ").append(fields(audit.path("outcomes")));
+            if (audit.path("unitsBack").isNumber()) {
+                out.append(", units back between the waves ").append(audit.path("unitsBack").asLong());
+            }
+            out.append('\n');
         }
         audit.path("notes").forEach(note -> out.append("   note: ").append(note.asString("")).append('\n'));
         audit.path("failures").forEach(f -> out.append("   AUDIT FAILED: ").append(f.asString("")).append('\n'));
+    }
+
+    private static String fields(JsonNode object) {
+        return object.properties().stream().map(e -> e.getKey() + " " + e.getValue().asString(""))
+                .collect(Collectors.joining(", "));
     }
 
     private static String ms(double value) {
