@@ -147,10 +147,11 @@ final class LoadSummary {
         }
         JsonNode a = audit.path("audit");
         if (a.isObject()) {
-            // expectedOrders is null where only an upper bound holds
+            // expectedOrders is null where only an upper bound holds: ordersAtMost when the plan names it
             String expected = audit.path("expectedOrders").isNumber()
                     ? "expected " + audit.path("expectedOrders").asLong()
-                    : "at most " + Math.min(audit.path("stock").asLong(), audit.path("shoppers").asLong());
+                    : "at most " + (audit.path("ordersAtMost").isNumber() ? audit.path("ordersAtMost").asLong()
+                            : Math.min(audit.path("stock").asLong(), audit.path("shoppers").asLong()));
             out.append(String.format(Locale.ROOT,
                     "   audit: orders %d (%s, %d buys answered 201/202), oversold %d, duplicateBuyers %d,"
                             + " distinctBuyers %d, initialStock %d, dbStock %d, redisStock %s, consistent %s%n",

@@ -193,6 +193,15 @@ class LoadSummaryTest {
     }
 
     @Test
+    void aPlanMayNameItsUpperBound() throws IOException {
+        write("browse-and-buy", CSV, STATISTICS, AUDIT.formatted(1)
+                .replace("\"expectedOrders\": 1", "\"expectedOrders\": null, \"ordersAtMost\": 3"));
+
+        assertThat(LoadSummary.render(results, LoadPlan.readAll(results, reports)))
+                .contains("audit: orders 1 (at most 3, 1 buys answered 201/202)");
+    }
+
+    @Test
     void showsTheOrdersLifecycleAndWhatTheShoppersDid() throws IOException {
         write("buy-and-pay", CSV, STATISTICS, """
                 {"plan": "buy-and-pay", "voucherId": "9", "stock": 3, "shoppers": 6, "requestsPerShopper": 1,
