@@ -29,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  *       {@code sample_variables=problemCode,instanceId}), and the failed samples' messages;</li>
  *   <li>the tearDown group's audit and verdict, {@code <results>/<plan>.audit.json}.</li>
  * </ul>
- * Samples labelled {@code setUp: ...} or {@code tearDown: ...} are the plan's own admin calls, not load.
+ * Samples labelled {@code setUp: ...}, {@code between: ...} or {@code tearDown: ...} are the plan's own admin calls
+ * (buy-and-pay's wait between its waves is one), not load.
  */
 record LoadPlan(String name, List<Stats> labels, Stats total, Map<String, Map<String, Integer>> answers,
         Map<String, Integer> instances, List<Failure> failures, JsonNode audit) {
@@ -54,7 +55,7 @@ record LoadPlan(String name, List<Stats> labels, Stats total, Map<String, Map<St
     }
 
     static boolean isLoad(String label) {
-        return !label.startsWith("setUp:") && !label.startsWith("tearDown:");
+        return !label.startsWith("setUp:") && !label.startsWith("between:") && !label.startsWith("tearDown:");
     }
 
     /** Answers of the load samples with this label (empty when there were none). */

@@ -147,10 +147,11 @@ final class LoadSummary {
         }
         JsonNode a = audit.path("audit");
         if (a.isObject()) {
-            // expectedOrders is null where only an upper bound holds
+            // expectedOrders is null where only an upper bound holds: ordersAtMost when the plan names it
             String expected = audit.path("expectedOrders").isNumber()
                     ? "expected " + audit.path("expectedOrders").asLong()
-                    : "at most " + Math.min(audit.path("stock").asLong(), audit.path("shoppers").asLong());
+                    : "at most " + (audit.path("ordersAtMost").isNumber() ? audit.path("ordersAtMost").asLong()
+                            : Math.min(audit.path("stock").asLong(), audit.path("shoppers").asLong()));
             out.append(String.format(Locale.ROOT,
                     "   audit: orders %d (%s, %d buys answered 201/202), oversold %d, duplicateBuyers %d,"
                             + " distinctBuyers %d, initialStock %d, dbStock %d, redisStock %s, consistent %s%n",
@@ -159,9 +160,27 @@ final class LoadSummary {
                     a.path("initialStock").asLong(), a.path("dbStock").asLong(),
                     a.path("redisStock").isNull() ? "none" : a.path("redisStock").asString(""),
                     a.path("consistent").asBoolean(false)));
+            // what happened to the orders after the click; older audits have no lifecycle
+            JsonNode l = a.path("lifecycle");
+            if (l.isObject()) {
+                out.append("   lifecycle: ").append(fields(l)).append('\n');
+            }
+        }
+        // buy-and-pay: what the shoppers did, as its assertions counted it (the audit is held to it)
+        if (audit.path("outcomes").isObject()) {
+            out.append("   outcomes: ").append(fields(audit.path("outcomes")));
+            if (audit.path("unitsBack").isNumber()) {
+                out.append(", units back between the waves ").append(audit.path("unitsBack").asLong());
+            }
+            out.append('\n');
         }
         audit.path("notes").forEach(note -> out.append("   note: ").append(note.asString("")).append('\n'));
         audit.path("failures").forEach(f -> out.append("   AUDIT FAILED: ").append(f.asString("")).append('\n'));
+    }
+
+    private static String fields(JsonNode object) {
+        return object.properties().stream().map(e -> e.getKey() + " " + e.getValue().asString(""))
+                .collect(Collectors.joining(", "));
     }
 
     private static String ms(double value) {

@@ -117,7 +117,9 @@ class LoadSummaryTest {
                 .contains("FAILED POST /seckill/{id}: Non HTTP response code: java.net.ConnectException:"
                         + " unexpected answer on two lines")
                 .contains(" 1 plan(s), 2 failed sample(s), 1 of 1 audit(s) passed")
-                .doesNotContain("NOT OK");
+                .doesNotContain("NOT OK")
+                .doesNotContain("lifecycle:")
+                .doesNotContain("outcomes:");
         assertThat(LoadSummary.problems(List.of(plan))).isEmpty();
     }
 
@@ -188,6 +190,40 @@ class LoadSummaryTest {
                 .contains("AUDIT FAILED: duplicateBuyers 1 == 0")
                 .contains("AUDIT FAILED: consistent")
                 .contains("0 of 1 audit(s) passed");
+    }
+
+    @Test
+    void aPlanMayNameItsUpperBound() throws IOException {
+        write("browse-and-buy", CSV, STATISTICS, AUDIT.formatted(1)
+                .replace("\"expectedOrders\": 1", "\"expectedOrders\": null, \"ordersAtMost\": 3"));
+
+        assertThat(LoadSummary.render(results, LoadPlan.readAll(results, reports)))
+                .contains("audit: orders 1 (at most 3, 1 buys answered 201/202)");
+    }
+
+    @Test
+    void showsTheOrdersLifecycleAndWhatTheShoppersDid() throws IOException {
+        write("buy-and-pay", CSV, STATISTICS, """
+                {"plan": "buy-and-pay", "voucherId": "9", "stock": 3, "shoppers": 6, "requestsPerShopper": 1,
+                 "buyRequests": 6, "expectedOrders": 5, "unitsBack": 2,
+                 "outcomes": {"wave1.abandoned": 1, "wave1.accepted": 3, "wave1.cancelled": 1, "wave1.paid": 1,
+                              "wave2.accepted": 2, "wave2.paid": 2, "wave2.soldOut": 1},
+                 "passed": true, "failures": [], "notes": [],
+                 "audit": {"voucherId": 9, "initialStock": 3, "dbStock": 0, "redisStock": 0, "orders": 5,
+                           "distinctBuyers": 5, "duplicateBuyers": 0, "oversold": 0, "consistent": true,
+                           "lifecycle": {"awaitingPayment": 0, "paid": 3, "expired": 1, "cancelled": 1,
+                                         "refunded": 0, "unitsReturnedToRedis": 2, "returnsOwed": 0}}}
+                """);
+
+        String text = LoadSummary.render(results, LoadPlan.readAll(results, reports));
+
+        assertThat(text)
+                .contains("buy-and-pay   voucher 9, stock 3, 6 shoppers: PASSED")
+                .contains("audit: orders 5 (expected 5, 1 buys answered 201/202)")
+                .contains("lifecycle: awaitingPayment 0, paid 3, expired 1, cancelled 1, refunded 0,"
+                        + " unitsReturnedToRedis 2, returnsOwed 0\n")
+                .contains("outcomes: wave1.abandoned 1, wave1.accepted 3, wave1.cancelled 1, wave1.paid 1,"
+                        + " wave2.accepted 2, wave2.paid 2, wave2.soldOut 1, units back between the waves 2\n");
     }
 
     @Test
