@@ -10,6 +10,7 @@ import java.util.Map;
 import dev.seckill.voucher.VoucherStock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -19,6 +20,11 @@ import org.springframework.transaction.annotation.Transactional;
  * that ends unpaid gives its unit back to MySQL's stock in the same transaction, and is marked as owing Redis its
  * unit ({@code unit_return_due}) until {@link UnitsBackToRedis} confirms it. Its own bean: the callers go through the
  * transactional proxy.
+ * <p>
+ * READ COMMITTED: every statement here finds its rows by primary key or takes them with {@code SKIP LOCKED}, and needs
+ * no gap locks. Under REPEATABLE READ the expiry's scan and a cancel held gap locks on the order indexes where a buy
+ * inserts its new order while it holds the voucher's stock row, and the ending then waited for that row: MySQL killed
+ * one of the two (a sync buy answered 500, a cancel failed), as the buy-and-pay load plan showed in sync mode.
  */
 @Component
 class OrderEndings {
@@ -36,20 +42,20 @@ class OrderEndings {
     }
 
     /** AWAITING_PAYMENT -> PAID; false when the order was not awaiting payment any more. */
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public boolean pay(long orderId) {
         return move(orderId, OrderStatus.AWAITING_PAYMENT, OrderStatus.PAID, false) == 1;
     }
 
     /** EXPIRED or CANCELLED -> REFUNDED (its unit went back when it ended); false when it was in neither state. */
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public boolean refunded(long orderId) {
         return move(orderId, OrderStatus.EXPIRED, OrderStatus.REFUNDED, false) == 1
                 || move(orderId, OrderStatus.CANCELLED, OrderStatus.REFUNDED, false) == 1;
     }
 
     /** AWAITING_PAYMENT -> CANCELLED for the order's own shopper, its unit back in MySQL's stock; false if it lost the race. */
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public boolean cancel(long orderId, long shopperId, long voucherId) {
         int changed = jdbc.update("UPDATE voucher_order SET status = ?, ended_at = UTC_TIMESTAMP(3), "
                 + "unit_return_due = UTC_TIMESTAMP(3) WHERE id = ? AND user_id = ? AND status = ?",
@@ -78,7 +84,7 @@ class OrderEndings {
      *
      * @return the orders that expired (committed when this returns), and how many were taken in all
      */
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public Batch expireDue(int batch, Closer closer) {
         List<Due> due = jdbc.query("SELECT id, voucher_id, pay_by FROM voucher_order WHERE status = ? "
                 + "AND pay_by <= UTC_TIMESTAMP(3) ORDER BY pay_by LIMIT ? FOR UPDATE SKIP LOCKED",
@@ -111,11 +117,20 @@ class OrderEndings {
     }
 
     /** Redis has the units of these orders back: nothing is owed any more. */
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public void returnedToRedis(List<Long> orderIds) {
         if (!orderIds.isEmpty()) {
             jdbc.batchUpdate("UPDATE voucher_order SET unit_return_due = NULL WHERE id = ?",
                     orderIds.stream().map(id -> new Object[] {id}).toList());
+        }
+    }
+
+    /** Still owed to Redis, tried again after the others (its voucher has no counter in Redis now). */
+    @Transactional(isolation = Isolation.READ_COMMITTED)
+    public void returnLater(List<Long> orderIds) {
+        if (!orderIds.isEmpty()) {
+            jdbc.batchUpdate("UPDATE voucher_order SET unit_return_due = UTC_TIMESTAMP(3) WHERE id = ? "
+                    + "AND unit_return_due IS NOT NULL", orderIds.stream().map(id -> new Object[] {id}).toList());
         }
     }
 

@@ -33,6 +33,7 @@ class UnitsBackToRedis {
 
     void giveBack(List<OrderEndings.Ended> ended) {
         List<Long> done = new ArrayList<>(ended.size());
+        List<Long> later = new ArrayList<>();
         try {
             for (OrderEndings.Ended order : ended) {
                 switch (redis.giveBack(order.voucherId(), order.orderId())) {
@@ -41,8 +42,10 @@ class UnitsBackToRedis {
                         done.add(order.orderId());
                     }
                     case ALREADY_RETURNED -> done.add(order.orderId());
-                    case NOT_CACHED -> log.debug("Voucher {} has no counter in Redis: order {}'s unit waits for the rebuild",
-                            order.voucherId(), order.orderId());
+                    // No counter to add it to: still owed (a rebuild under way may have read MySQL before this unit
+                    // came back), but at the back of the queue. Left at its place, returns whose counter never comes
+                    // back (a sale nobody buys from any more) filled every retry batch and starved the others.
+                    case NOT_CACHED -> later.add(order.orderId());
                 }
             }
         } catch (RuntimeException redisUnreachable) {
@@ -50,6 +53,7 @@ class UnitsBackToRedis {
                     ended.size() - done.size(), redisUnreachable.toString());
         } finally {
             endings.returnedToRedis(done);
+            endings.returnLater(later);
         }
     }
 }

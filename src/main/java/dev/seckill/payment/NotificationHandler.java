@@ -5,6 +5,7 @@ import dev.seckill.payment.PaymentRecords.Payment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -33,7 +34,7 @@ class NotificationHandler {
         this.meters = meters;
     }
 
-    @Transactional
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public Outcome handle(Notification event) {
         Payment payment = payments.find(event.payment().ref()).orElseThrow(() -> new PaymentRefusal(
                 PaymentRefusal.Why.UNKNOWN_PAYMENT, "No payment " + event.payment().ref() + " was opened here"));
@@ -59,14 +60,20 @@ class NotificationHandler {
         return outcome;
     }
 
+    /**
+     * The order first, then the payment: the order the expiry and a cancel lock them in (order row, then its payments),
+     * so a notification arriving while an order ends waits instead of deadlocking with it.
+     */
     private Outcome succeeded(Payment payment) {
+        OrderLifecycle.Paid order = orders.paid(payment.orderId());
         // From any state but the refund's: a payment we closed or saw abandoned can still report success (the close
         // raced the shopper's click at the provider); the order decides what it means.
         if (!payments.move(payment.ref(), PaymentStatus.SUCCEEDED, PaymentStatus.OPEN, PaymentStatus.CLOSED,
                 PaymentStatus.CANCELED)) {
-            return Outcome.IGNORED; // succeeded before, or already refunding or refunded
+            // Succeeded before (the expiry's close found it paid and recorded both), or already refunding or refunded.
+            return Outcome.IGNORED;
         }
-        return switch (orders.paid(payment.orderId())) {
+        return switch (order) {
             case PAID -> Outcome.PAID;
             case ALREADY_PAID -> {
                 if (payments.ofOrder(payment.orderId()).stream().noneMatch(other -> !other.ref().equals(payment.ref())

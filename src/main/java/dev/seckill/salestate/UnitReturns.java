@@ -25,7 +25,10 @@ public class UnitReturns {
         RETURNED,
         /** It had gone back before (a retry, another instance). */
         ALREADY_RETURNED,
-        /** No counter is cached (Redis lost it): try again once a rebuild set it; the rebuild counts MySQL's stock. */
+        /**
+         * No counter is cached (Redis lost it, or a rebuild is under way): nothing was added or marked. The rebuild
+         * that sets the counter counts MySQL's stock, which holds the unit already.
+         */
         NOT_CACHED
     }
 
