@@ -4,13 +4,7 @@
   'use strict';
 
   function csrfHeaders() {
-    var header = document.querySelector('meta[name="csrf-header"]');
-    var token = document.querySelector('meta[name="csrf-token"]');
-    var h = { 'Accept': 'application/json' };
-    if (header && token) {
-      h[header.content] = token.content;
-    }
-    return h;
+    return window.seckillCsrfHeaders(true);
   }
 
   function call(method, url, body) {

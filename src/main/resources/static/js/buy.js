@@ -24,13 +24,7 @@
   var shown = null, clock = null;
 
   function csrf() {
-    var header = document.querySelector('meta[name="csrf-header"]');
-    var token = document.querySelector('meta[name="csrf-token"]');
-    var h = {};
-    if (header && token) {
-      h[header.content] = token.content;
-    }
-    return h;
+    return window.seckillCsrfHeaders(false);
   }
 
   function say(text, kind) {

@@ -20,13 +20,7 @@
   };
 
   function headers() {
-    var header = document.querySelector('meta[name="csrf-header"]');
-    var token = document.querySelector('meta[name="csrf-token"]');
-    var h = { 'Accept': 'application/json' };
-    if (header && token) {
-      h[header.content] = token.content;
-    }
-    return h;
+    return window.seckillCsrfHeaders(true);
   }
 
   /** Resolves to {status, ok, body}; a refusal is an answer too (problem+json with a code), not a failure. */

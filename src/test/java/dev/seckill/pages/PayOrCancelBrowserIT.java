@@ -1,13 +1,10 @@
 package dev.seckill.pages;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
-import dev.seckill.support.Instances;
-import dev.seckill.support.Nginx;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -15,7 +12,6 @@ import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PayOrCancelBrowserIT {
 
-    static ConfigurableApplicationContext app;
-    static Nginx nginx;
+    static ShopBehindNginx shop;
     static Api api;
     static JdbcTemplate jdbc;
     static String base;
@@ -38,20 +33,16 @@ class PayOrCancelBrowserIT {
     @BeforeAll
     static void instance() {
         assertThat(Browser.installed()).as("Chromium and ChromeDriver").isTrue();
-        app = Instances.start("async", "browser-pay", Map.of("seckill.sign-in.test-shoppers", "true"));
-        api = new Api(Instances.port(app));
-        jdbc = app.getBean(JdbcTemplate.class);
-        nginx = Nginx.start(Instances.port(app), "");
-        base = "http://127.0.0.1:" + nginx.port();
+        shop = ShopBehindNginx.start("browser-pay");
+        api = shop.api();
+        jdbc = shop.app().getBean(JdbcTemplate.class);
+        base = shop.base();
     }
 
     @AfterAll
     static void stop() {
-        if (nginx != null) {
-            nginx.close();
-        }
-        if (app != null) {
-            app.close();
+        if (shop != null) {
+            shop.close();
         }
     }
 

@@ -3,13 +3,10 @@ package dev.seckill.pages;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
-import dev.seckill.support.Instances;
-import dev.seckill.support.Nginx;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
-import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,8 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ShopPagesBrowserIT {
 
 
-    static ConfigurableApplicationContext app;
-    static Nginx nginx;
+    static ShopBehindNginx shop;
     static Api api;
     /** The browser comes in through the repository's Nginx rules, as a shopper would. */
     static String base;
@@ -42,19 +37,15 @@ class ShopPagesBrowserIT {
     static void instance() {
         assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
                 .isTrue();
-        app = Instances.start("async", "browser-shop", Map.of("seckill.sign-in.test-shoppers", "true"));
-        api = new Api(Instances.port(app));
-        nginx = Nginx.start(Instances.port(app), "");
-        base = "http://127.0.0.1:" + nginx.port();
+        shop = ShopBehindNginx.start("browser-shop");
+        api = shop.api();
+        base = shop.base();
     }
 
     @AfterAll
     static void stop() {
-        if (nginx != null) {
-            nginx.close();
-        }
-        if (app != null) {
-            app.close();
+        if (shop != null) {
+            shop.close();
         }
     }
 

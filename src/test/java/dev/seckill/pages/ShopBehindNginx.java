@@ -1,0 +1,29 @@
+package dev.seckill.pages;
+
+import java.util.Map;
+
+import dev.seckill.support.Api;
+import dev.seckill.support.Instances;
+import dev.seckill.support.Nginx;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * What the browser tests shop at: one async instance that lets the sign-in page mint test shoppers, behind the
+ * repository's Nginx rules, as a shopper reaches it. {@code base} is Nginx's address; {@code api} talks to the
+ * instance itself (set-up calls the browser does not make).
+ */
+record ShopBehindNginx(ConfigurableApplicationContext app, Nginx nginx, Api api, String base) implements AutoCloseable {
+
+    static ShopBehindNginx start(String instanceId) {
+        ConfigurableApplicationContext app = Instances.start("async", instanceId,
+                Map.of("seckill.sign-in.test-shoppers", "true"));
+        Nginx nginx = Nginx.start(Instances.port(app), "");
+        return new ShopBehindNginx(app, nginx, new Api(Instances.port(app)), "http://127.0.0.1:" + nginx.port());
+    }
+
+    @Override
+    public void close() {
+        nginx.close();
+        app.close();
+    }
+}
