@@ -43,7 +43,7 @@ class UnitsBackToRedis {
                     }
                     case ALREADY_RETURNED -> done.add(order.orderId());
                     // No counter to add it to: still owed (a rebuild under way may have read MySQL before this unit
-                    // came back), but at the back of the queue. Left at its place, returns whose counter never comes
+                    // came back), but tried again in a minute. Left at its place, returns whose counter never comes
                     // back (a sale nobody buys from any more) filled every retry batch and starved the others.
                     case NOT_CACHED -> later.add(order.orderId());
                 }
