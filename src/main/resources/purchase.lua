@@ -5,17 +5,23 @@
 -- Orders are decided in ARGV order, exactly as if each had been a call of its own, one after the other.
 -- KEYS[1] stock counter   KEYS[2] buyer set   KEYS[3] shopper -> latest order   KEYS[4] reset fence
 -- KEYS[5] orders in flight: the pending hash (queue) or the sync units in flight (hold)
--- KEYS[6] orders stream (written only by queue)       (all hash-tagged {voucherId}, for Redis Cluster)
+-- KEYS[6] orders stream (written only by queue)
+-- KEYS[6 + i] with tickets: the ticket key of the i-th order's shopper (all hash-tagged {voucherId}, for Redis Cluster)
 -- ARGV[1] 'queue' (async): the shopper becomes a buyer now and the order is queued for MySQL;
 --         'hold' (sync): the unit is held under the order id until the request commits
 --         (sync-unit-settle.lua makes the shopper a buyer) or gives it back (stock-return.lua)
--- ARGV[2..] one triple per order: shopper id, order id, at (epoch millis, the caller's clock: a script's
---         time would differ on a replica that replays it)
+-- ARGV[2] 'tickets': an order takes a unit only with its shopper's ticket, which it spends (ticket-issue.lua);
+--         'open': no ticket asked
+-- ARGV[3..] per order: shopper id, order id, at (epoch millis, the caller's clock: a script's time would differ
+--         on a replica that replays it), and with tickets the ticket the request carried ('' for none)
 -- Returns one answer per order, in ARGV order: 0 accepted, 1 sold out, 2 already bought (order unknown),
--- 3 stock not cached, 4 a stock reset is under way, or, when the shopper already bought, the id of that
+-- 3 stock not cached, 4 a stock reset is under way, 5 no valid ticket (none, spent, expired, another
+-- shopper's or another voucher's), or, when the shopper already bought, the id of that
 -- order as a string (a Lua number would round a 64-bit id).
 local queue = ARGV[1] == 'queue'
-local orders = (#ARGV - 1) / 3
+local tickets = ARGV[2] == 'tickets'
+local stride = tickets and 4 or 3
+local orders = (#ARGV - 2) / stride
 local answers = {}
 -- A reset fences the voucher (stock-fence.lua) before it reads MySQL and lifts the fence when it has
 -- written the new counter (stock-reset.lua): no order may take a unit in between, or the counter write
@@ -31,7 +37,8 @@ local taken = 0
 local inFlight, latest, buyers = {}, {}, {}
 local inFlightArgs, latestArgs, buyerArgs = {}, {}, {}
 for i = 1, orders do
-  local shopper, order, at = ARGV[3 * i - 1], ARGV[3 * i], ARGV[3 * i + 1]
+  local base = 2 + stride * (i - 1)
+  local shopper, order, at = ARGV[base + 1], ARGV[base + 2], ARGV[base + 3]
   local latestOrder = latest[shopper] or redis.call('HGET', KEYS[3], shopper)
   if inFlight[order] or latestOrder == order or redis.call('HEXISTS', KEYS[5], order) == 1 then
     -- This very order, decided before: Redisson sent the script again after the connection died under
@@ -49,7 +56,14 @@ for i = 1, orders do
     answers[i] = 1
   elseif buyers[shopper] or redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
     answers[i] = latestOrder or 2
+  elseif tickets and redis.call('GET', KEYS[6 + i]) ~= ARGV[base + 4] then
+    -- Checked last: a sold-out or already-bought answer needs no ticket, so a shopper whose answer was lost
+    -- gets their order back with the spent one. A ticket is spent only by taking a unit.
+    answers[i] = 5
   else
+    if tickets then
+      redis.call('DEL', KEYS[6 + i])
+    end
     stock = stock - 1
     taken = taken + 1
     inFlight[order] = true

@@ -2,6 +2,8 @@
 // button is disabled before the request goes, and the request carries an Idempotency-Key, so a retry
 // can never make a second order), then the order followed to its payment: Pay now or Cancel order while its
 // window runs, and its end in words. A shopper who already holds an order of the voucher sees it on arrival.
+// When the shop asks purchase tickets, the page's challenge widget solves a proof of work while the countdown runs,
+// and a click first spends the solution on a ticket, then the ticket on the purchase.
 (function () {
   'use strict';
   var WORDS = {
@@ -16,12 +18,18 @@
     'order-unconfirmed': 'Your order was taken but is not confirmed yet; it shows in My orders once it is.',
     'token-missing': 'Please sign in again.',
     'token-invalid': 'Please sign in again.',
-    'token-expired': 'Your sign-in has expired. Please sign in again.'
+    'token-expired': 'Your sign-in has expired. Please sign in again.',
+    'challenge-required': 'Your browser check is not done yet. Please click again in a moment.',
+    'challenge-invalid': 'Your browser check ran out; it is being redone. Please click again in a moment.',
+    'challenge-spent': 'Your browser check was used already; it is being redone. Please click again in a moment.',
+    'ticket-required': 'Your browser check is not done yet. Please click again in a moment.',
+    'ticket-invalid': 'Your purchase ticket ran out. Please click again.'
   };
   var HOLDS_UNIT = { PENDING: true, AWAITING_PAYMENT: true, PAID: true };
   var order = window.seckillOrder;
   var button, status, box, timer, payButton, cancelButton, inFlight = false, done = false, soldOut = false;
   var shown = null, clock = null;
+  var widget = null, solution = null, waitingForSolution = false;
 
   function csrf() {
     return window.seckillCsrfHeaders(false);
@@ -135,18 +143,76 @@
     }).catch(failed);
   }
 
+  function parsed(r) {
+    return r.json().then(function (body) {
+      return { status: r.status, body: body, retry: r.headers.get('Retry-After'),
+        replayed: r.headers.get('Idempotent-Replayed') === 'true' };
+    });
+  }
+
+  /** The challenge widget's solutions: the latest one waits for a click; a click that came first waits for it. */
+  function watchChallenge() {
+    widget = document.getElementById('challenge');
+    if (!widget) {
+      return;
+    }
+    widget.addEventListener('statechange', function (e) {
+      solution = e.detail.state === 'verified' ? e.detail.payload : null;
+      if (solution && waitingForSolution) {
+        waitingForSolution = false;
+        buy();
+      }
+    });
+  }
+
+  /** A solution is spent by one ticket: solve the next one now, so a second click does not wait. */
+  function solveAgain() {
+    solution = null;
+    if (widget && typeof widget.reset === 'function') {
+      widget.reset();
+      widget.verify();
+    }
+  }
+
+  /** The purchase ticket for this click, or the refusal of it (answered as a purchase's would be). */
+  function ticket(voucher) {
+    var headers = csrf();
+    headers['Accept'] = 'application/json';
+    headers['Content-Type'] = 'application/json';
+    var spent = solution;
+    solveAgain();
+    return fetch('/shop/seckill/' + voucher + '/ticket',
+      { method: 'POST', headers: headers, body: JSON.stringify({ solution: spent }) }).then(parsed);
+  }
+
   function buy() {
     if (inFlight || done) {
+      return;
+    }
+    var tickets = button.dataset.tickets === 'true';
+    if (tickets && !solution) {
+      waitingForSolution = true;
+      button.disabled = true;
+      say('Checking your browser… your order goes as soon as that is done.', 'PLACING');
       return;
     }
     inFlight = true;
     button.disabled = true;
     say('Placing your order…', 'PLACING');
-    var headers = csrf();
-    headers['Idempotency-Key'] = button.dataset.key;
-    headers['Accept'] = 'application/json';
-    fetch('/shop/seckill/' + encodeURIComponent(button.dataset.voucher), { method: 'POST', headers: headers })
-      .then(function (r) { return r.json().then(function (body) { return { status: r.status, body: body, retry: r.headers.get('Retry-After'), replayed: r.headers.get('Idempotent-Replayed') === 'true' }; }); })
+    var voucher = encodeURIComponent(button.dataset.voucher);
+    (tickets ? ticket(voucher) : Promise.resolve(null))
+      .then(function (t) {
+        if (t && t.status !== 200) {
+          return t;
+        }
+        var headers = csrf();
+        headers['Idempotency-Key'] = button.dataset.key;
+        headers['Accept'] = 'application/json';
+        if (t) {
+          headers['Seckill-Ticket'] = t.body.ticket;
+        }
+        return fetch('/shop/seckill/' + voucher, { method: 'POST', headers: headers }).then(parsed);
+      })
       .then(function (a) {
         inFlight = false;
         if (a.status === 201 || a.status === 202) {
@@ -196,6 +262,7 @@
     // One key per page view: every retry of this page's purchase is the same purchase.
     button.dataset.key = newKey();
     button.addEventListener('click', buy);
+    watchChallenge();
     box = document.getElementById('order-box');
     timer = document.getElementById('pay-timer');
     payButton = document.getElementById('pay');

@@ -22,17 +22,20 @@ import org.springframework.validation.annotation.Validated;
  * @param orderReads         {@code GET /orders/...} per shopper (a page polling its order once a second fits)
  * @param adminLoginFailures failed admin logins per client address; once spent, that address gets 429 on the
  *                           admin side, right password or not, until the window has room again
+ * @param tickets            {@code POST /seckill/{id}/ticket} per shopper
+ * @param challenges         {@code GET /seckill/{id}/challenge} per shopper
  */
 @Validated
 @ConfigurationProperties("seckill.rate-limit")
 public record RateLimitSettings(@NotNull @Valid Limit orders, @NotNull @Valid Limit orderReads,
-        @NotNull @Valid Limit adminLoginFailures) {
+        @NotNull @Valid Limit adminLoginFailures, @NotNull @Valid Limit tickets, @NotNull @Valid Limit challenges) {
 
     /** The constructor Spring binds: each limit with its own defaults, any field of it set on its own. */
     @ConstructorBinding
     RateLimitSettings(@DefaultValue @Valid OrdersLimit orders, @DefaultValue @Valid OrderReadsLimit orderReads,
-            @DefaultValue @Valid AdminLoginFailuresLimit adminLoginFailures) {
-        this(orders.limit(), orderReads.limit(), adminLoginFailures.limit());
+            @DefaultValue @Valid AdminLoginFailuresLimit adminLoginFailures, @DefaultValue @Valid TicketsLimit tickets,
+            @DefaultValue @Valid ChallengesLimit challenges) {
+        this(orders.limit(), orderReads.limit(), adminLoginFailures.limit(), tickets.limit(), challenges.limit());
     }
 
     /** At most {@code permits} in any window of length {@code per}. */
@@ -72,6 +75,30 @@ public record RateLimitSettings(@NotNull @Valid Limit orders, @NotNull @Valid Li
      */
     record AdminLoginFailuresLimit(@DefaultValue("10") @Positive long permits,
             @DefaultValue("1m") @NotNull Duration per) {
+
+        Limit limit() {
+            return new Limit(permits, per);
+        }
+    }
+
+    /**
+     * @param permits purchase tickets ({@code POST /seckill/{id}/ticket}) per shopper in each window: a page asks
+     *                one per click, and a ticket lives {@code seckill.tickets.lifetime}
+     * @param per     the window of the ticket limit
+     */
+    record TicketsLimit(@DefaultValue("5") @Positive long permits, @DefaultValue("10s") @NotNull Duration per) {
+
+        Limit limit() {
+            return new Limit(permits, per);
+        }
+    }
+
+    /**
+     * @param permits challenges ({@code GET /seckill/{id}/challenge}) per shopper in each window: a page asks one
+     *                when it opens and again when one expires, so a shopper cannot stock up on them
+     * @param per     the window of the challenge limit
+     */
+    record ChallengesLimit(@DefaultValue("10") @Positive long permits, @DefaultValue("1m") @NotNull Duration per) {
 
         Limit limit() {
             return new Limit(permits, per);

@@ -20,6 +20,8 @@ public class ShopperRateLimits {
     private final RateLimitSettings settings;
     private final LocalLimitGate orders;
     private final LocalLimitGate orderReads;
+    private final LocalLimitGate tickets;
+    private final LocalLimitGate challenges;
 
     @Autowired
     ShopperRateLimits(RedisRateLimiter limiter, RateLimitSettings settings) {
@@ -31,6 +33,8 @@ public class ShopperRateLimits {
         this.settings = settings;
         this.orders = new LocalLimitGate(settings.orders().per(), ticker);
         this.orderReads = new LocalLimitGate(settings.orderReads().per(), ticker);
+        this.tickets = new LocalLimitGate(settings.tickets().per(), ticker);
+        this.challenges = new LocalLimitGate(settings.challenges().per(), ticker);
     }
 
     /** One purchase attempt, or 429 rate-limited. */
@@ -41,6 +45,16 @@ public class ShopperRateLimits {
     /** One order lookup, or 429 rate-limited. */
     public void requireOrderReadPermit(long shopperId) {
         require(orderReads, shopperId, "order-reads:{" + shopperId + "}", settings.orderReads());
+    }
+
+    /** One purchase ticket, or 429 rate-limited. */
+    public void requireTicketPermit(long shopperId) {
+        require(tickets, shopperId, "tickets:{" + shopperId + "}", settings.tickets());
+    }
+
+    /** One challenge, or 429 rate-limited. */
+    public void requireChallengePermit(long shopperId) {
+        require(challenges, shopperId, "challenges:{" + shopperId + "}", settings.challenges());
     }
 
     private void require(LocalLimitGate gate, long shopperId, String key, RateLimitSettings.Limit limit) {

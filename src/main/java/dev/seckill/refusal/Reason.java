@@ -27,7 +27,17 @@ public enum Reason {
     ORDER_CANCELLED("The order was cancelled"),
     ORDER_REFUNDED("The order ended unpaid and the payment that came afterwards was refunded"),
     /** The payment provider could not be reached, or refused to open a payment. */
-    PAYMENT_UNAVAILABLE("The payment provider cannot be reached right now; try again shortly");
+    PAYMENT_UNAVAILABLE("The payment provider cannot be reached right now; try again shortly"),
+    /** Tickets are asked ({@code seckill.tickets.required}) and the purchase carried none. */
+    TICKET_REQUIRED("A purchase needs a ticket: POST /seckill/{id}/ticket, then send it in the Seckill-Ticket header"),
+    /** The purchase's ticket is not this shopper's live ticket for this voucher: spent, expired, or never issued. */
+    TICKET_INVALID("The ticket is spent, expired, or not this shopper's ticket for this voucher"),
+    /** The voucher asks for a solved challenge before a ticket, and none was sent. */
+    CHALLENGE_REQUIRED("A ticket for this voucher needs a solved challenge: GET /seckill/{id}/challenge"),
+    /** The solution is wrong, forged, expired, or for another shopper or voucher. */
+    CHALLENGE_INVALID("The challenge solution is wrong, expired, or not for this shopper and voucher"),
+    /** The solution was used for a ticket before: each is accepted once. */
+    CHALLENGE_SPENT("This challenge solution was used before; solve a new challenge");
 
     private final String text;
 

@@ -49,7 +49,9 @@ public class PurchaseDecision {
         /** Redis has no stock counter for the voucher (it lost its data): rebuild it, then ask again. */
         NOT_CACHED,
         /** A stock reset holds the voucher's fence: nothing was taken, try again in a moment. */
-        RESETTING;
+        RESETTING,
+        /** Tickets are asked and the order carried no valid one of its shopper's for this voucher: nothing taken. */
+        NO_TICKET;
 
         /** purchase.lua's numeric answers, named one by one: never by their position in this enum. */
         static Outcome ofCode(long code) {
@@ -59,13 +61,35 @@ public class PurchaseDecision {
                 case 2 -> ALREADY_BOUGHT;
                 case 3 -> NOT_CACHED;
                 case 4 -> RESETTING;
+                case 5 -> NO_TICKET;
                 default -> throw new IllegalStateException("purchase.lua answered " + code);
             };
         }
     }
 
-    /** One order as the script takes it; {@code atMillis} is the caller's clock. */
-    public record Order(long shopperId, long orderId, long atMillis) {
+    /**
+     * One order as the script takes it; {@code atMillis} is the caller's clock; {@code ticket} what the request
+     * carried (null for none), read only when tickets are asked.
+     */
+    public record Order(long shopperId, long orderId, long atMillis, String ticket) {
+
+        public Order(long shopperId, long orderId, long atMillis) {
+            this(shopperId, orderId, atMillis, null);
+        }
+    }
+
+    /**
+     * Whether an order must carry its shopper's purchase ticket ({@link TicketStore}) to take a unit. Refusals
+     * (sold out, already bought) never need one.
+     */
+    public enum Tickets {
+        ASKED("tickets"), NOT_ASKED("open");
+
+        private final String argument;
+
+        Tickets(String argument) {
+            this.argument = argument;
+        }
     }
 
     /**
@@ -93,12 +117,25 @@ public class PurchaseDecision {
 
     /** Decides one order, blocking (the sync path, under the shopper's lock). */
     public Decision decide(long voucherId, Keeping keeping, Order order) {
-        return Decision.ofAnswer(purchase.evalList(keys(voucherId, keeping), arguments(keeping, List.of(order))).get(0));
+        return decide(voucherId, keeping, Tickets.NOT_ASKED, order);
+    }
+
+    /** {@link #decide(long, Keeping, Order)}, with or without tickets. */
+    public Decision decide(long voucherId, Keeping keeping, Tickets tickets, Order order) {
+        List<Order> orders = List.of(order);
+        return Decision.ofAnswer(purchase.evalList(keys(voucherId, keeping, tickets, orders),
+                arguments(keeping, tickets, orders)).get(0));
     }
 
     /** Decides the orders in their order, in one call; completes on Redisson's thread. */
     public CompletableFuture<List<Decision>> decideAsync(long voucherId, Keeping keeping, List<Order> orders) {
-        return purchase.evalListAsync(keys(voucherId, keeping), arguments(keeping, orders))
+        return decideAsync(voucherId, keeping, Tickets.NOT_ASKED, orders);
+    }
+
+    /** {@link #decideAsync(long, Keeping, List)}, with or without tickets. */
+    public CompletableFuture<List<Decision>> decideAsync(long voucherId, Keeping keeping, Tickets tickets,
+            List<Order> orders) {
+        return purchase.evalListAsync(keys(voucherId, keeping, tickets, orders), arguments(keeping, tickets, orders))
                 .thenApply(PurchaseDecision::decisions);
     }
 
@@ -106,16 +143,28 @@ public class PurchaseDecision {
      * {@link #decideAsync}, with a {@code WAIT replicas timeout} in the same pipelined batch: completes once
      * that many replicas have the writes, or after {@code timeout} with fewer.
      */
-    public CompletableFuture<Replicated> decideReplicatedAsync(long voucherId, Keeping keeping, List<Order> orders,
-            int replicas, Duration timeout) {
-        return purchase.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping), arguments(keeping, orders))
+    public CompletableFuture<Replicated> decideReplicatedAsync(long voucherId, Keeping keeping, Tickets tickets,
+            List<Order> orders, int replicas, Duration timeout) {
+        return purchase.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping, tickets, orders),
+                        arguments(keeping, tickets, orders))
                 .thenApply(answer -> new Replicated(decisions(answer.value()), answer.replicas()));
     }
 
-    private static List<Object> keys(long voucherId, Keeping keeping) {
-        return List.of(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.shopperOrders(voucherId),
-                VoucherKeys.resetFence(voucherId),
-                inFlight(voucherId, keeping), VoucherKeys.orders(voucherId));
+    private static List<Object> keys(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
+        List<Object> keys = new ArrayList<>(6 + (tickets == Tickets.ASKED ? orders.size() : 0));
+        keys.add(VoucherKeys.stock(voucherId));
+        keys.add(VoucherKeys.buyers(voucherId));
+        keys.add(VoucherKeys.shopperOrders(voucherId));
+        keys.add(VoucherKeys.resetFence(voucherId));
+        keys.add(inFlight(voucherId, keeping));
+        keys.add(VoucherKeys.orders(voucherId));
+        if (tickets == Tickets.ASKED) {
+            // Declared, not built inside the script: on Redis Cluster a script may touch only the keys it is given.
+            for (Order order : orders) {
+                keys.add(VoucherKeys.ticket(voucherId, order.shopperId()));
+            }
+        }
+        return keys;
     }
 
     /** Where an accepted order is recorded until it is settled: pending (queued) or a sync unit (held). */
@@ -123,14 +172,20 @@ public class PurchaseDecision {
         return keeping == Keeping.QUEUE ? VoucherKeys.pending(voucherId) : VoucherKeys.syncUnits(voucherId);
     }
 
-    private static Object[] arguments(Keeping keeping, List<Order> orders) {
-        Object[] args = new Object[1 + 3 * orders.size()];
+    private static Object[] arguments(Keeping keeping, Tickets tickets, List<Order> orders) {
+        int stride = tickets == Tickets.ASKED ? 4 : 3;
+        Object[] args = new Object[2 + stride * orders.size()];
         args[0] = keeping.argument;
+        args[1] = tickets.argument;
         for (int i = 0; i < orders.size(); i++) {
             Order order = orders.get(i);
-            args[1 + 3 * i] = order.shopperId();
-            args[2 + 3 * i] = order.orderId();
-            args[3 + 3 * i] = order.atMillis();
+            int at = 2 + stride * i;
+            args[at] = order.shopperId();
+            args[at + 1] = order.orderId();
+            args[at + 2] = order.atMillis();
+            if (stride == 4) {
+                args[at + 3] = order.ticket() == null ? "" : order.ticket();
+            }
         }
         return args;
     }

@@ -91,12 +91,19 @@ public class StockCache {
     /**
      * The sync path's purchase decision ({@link PurchaseDecision}, the same as the async path's): takes a unit
      * for the request that will commit as {@code orderId}, held under it with {@code takenAtMillis} (the
-     * request's clock). Sent twice (a lost reply), it takes one unit.
+     * request's clock). Sent twice (a lost reply), it takes one unit. With tickets asked, it also spends the
+     * shopper's {@code ticket}, or takes nothing ({@code NO_TICKET}).
      */
     public PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
+        return take(voucherId, shopperId, orderId, takenAtMillis, PurchaseDecision.Tickets.NOT_ASKED, null);
+    }
+
+    /** {@link #take(long, long, long, long)}, asking the shopper's ticket or not. */
+    public PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis,
+            PurchaseDecision.Tickets tickets, String ticket) {
         units.registerOnce(voucherId);
-        return purchases.decide(voucherId, PurchaseDecision.Keeping.HOLD,
-                new PurchaseDecision.Order(shopperId, orderId, takenAtMillis));
+        return purchases.decide(voucherId, PurchaseDecision.Keeping.HOLD, tickets,
+                new PurchaseDecision.Order(shopperId, orderId, takenAtMillis, ticket));
     }
 
     /**

@@ -89,6 +89,19 @@ public final class VoucherKeys {
         return key(voucherId, "returned");
     }
 
+    /**
+     * The shopper's purchase ticket for the voucher (a string key with a TTL, {@code ticket-issue.lua}); spent by
+     * the purchase script when it takes a unit for them. One per shopper: a new ticket replaces the old.
+     */
+    public static String ticket(long voucherId, long shopperId) {
+        return key(voucherId, "ticket:" + shopperId);
+    }
+
+    /** A challenge solved for a ticket of this voucher, kept until the challenge expires: each is used once. */
+    public static String solvedChallenge(long voucherId, String challenge) {
+        return key(voucherId, "solved:" + challenge);
+    }
+
     public static String resetFence(long voucherId) {
         return key(voucherId, "reset");
     }

@@ -3,7 +3,8 @@
  * ({@link dev.seckill.salestate.VoucherKeys}, each with a {@code {voucherId}} hash tag so scripts run on Redis
  * Cluster) and every script, loaded once and run by EVALSHA.
  * <ul>
- *   <li>the purchase decision of both paths ({@link dev.seckill.salestate.PurchaseDecision}, {@code purchase.lua});</li>
+ *   <li>the purchase decision of both paths ({@link dev.seckill.salestate.PurchaseDecision}, {@code purchase.lua}), which
+ *       spends a shopper's purchase ticket, and the tickets themselves ({@code TicketStore}, {@code ticket-issue.lua});</li>
  *   <li>the stock counter, the reset fence and the sold-out flags every instance keeps in memory, kept in step
  *       over pub/sub ({@code StockCache}, {@code SoldOutFlags}, {@code stock-*.lua});</li>
  *   <li>the units of expired and cancelled orders given back to the counter once per order ({@code UnitReturns},
@@ -23,7 +24,7 @@
         "seckill:lock:"}, scripts = {"purchase.lua", "stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
         "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "seckill-ack.lua",
         "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua", "unit-return.lua",
-        "unit-return-mark.lua"})
+        "unit-return-mark.lua", "ticket-issue.lua"})
 package dev.seckill.salestate;
 
 import dev.seckill.Owns;

@@ -13,14 +13,18 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 
-/** Times are ISO-8601 with an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}. */
+/**
+ * {@code challengeDifficulty}: the proof-of-work a shopper's browser does for a purchase ticket (the ALTCHA
+ * challenge's largest number; absent: the instances' default; 0: none). Times are ISO-8601 with an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}.
+ */
 public record CreateVoucherRequest(
         @NotBlank @Size(max = 120) String title,
         @Size(max = 2000) String description,
         @NotNull @DecimalMin("0.00") @DecimalMax("1000000.00") @Digits(integer = 7, fraction = 2) BigDecimal price,
         @NotNull @PositiveOrZero @Max(VoucherLimits.MAX_STOCK) Integer stock,
         @NotNull OffsetDateTime beginTime,
-        @NotNull OffsetDateTime endTime) {
+        @NotNull OffsetDateTime endTime,
+        @PositiveOrZero @Max(VoucherLimits.MAX_CHALLENGE_DIFFICULTY) Integer challengeDifficulty) {
 
     @AssertTrue(message = "endTime must be after beginTime")
     boolean isEndAfterBegin() {

@@ -18,10 +18,10 @@ class JdbcSaleWindowSource implements SaleWindowSource {
     @Override
     public Map<Long, SaleWindow> loadAfter(long afterId) {
         Map<Long, SaleWindow> windows = new LinkedHashMap<>();
-        jdbc.query("SELECT voucher_id, begin_time, end_time FROM seckill_voucher WHERE voucher_id > ? ORDER BY voucher_id",
+        jdbc.query("SELECT voucher_id, begin_time, end_time, challenge_difficulty FROM seckill_voucher WHERE voucher_id > ? ORDER BY voucher_id",
                 row -> {
                     windows.put(row.getLong(1), new SaleWindow(row.getTimestamp(2).toInstant(),
-                            row.getTimestamp(3).toInstant()));
+                            row.getTimestamp(3).toInstant(), row.getObject(4, Integer.class)));
                 }, afterId);
         return windows;
     }

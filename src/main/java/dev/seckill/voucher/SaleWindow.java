@@ -1,16 +1,28 @@
 package dev.seckill.voucher;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 
-/** When a voucher can be bought: from {@code begin} inclusive to {@code end} exclusive. */
-public record SaleWindow(Instant begin, Instant end) {
+/**
+ * When a voucher can be bought: from {@code begin} inclusive to {@code end} exclusive; and how much work a
+ * shopper's browser does for a purchase ticket ({@code challengeDifficulty}: null for the instances' default,
+ * 0 for none; see dev.seckill.ticket). Fixed when the voucher is created.
+ */
+public record SaleWindow(Instant begin, Instant end, Integer challengeDifficulty) {
+
+    public SaleWindow(Instant begin, Instant end) {
+        this(begin, end, null);
+    }
 
     public void requireOpenAt(Instant now) {
         if (now.isBefore(begin)) {
-            throw new Refusal(Reason.SALE_NOT_STARTED, "The sale starts at " + begin);
+            // Retry-After: when to come back, so a client (the buy page's countdown) need not poll.
+            long secondsLeft = Math.max(1, Duration.between(now, begin).plusMillis(999).toSeconds());
+            throw new Refusal(Reason.SALE_NOT_STARTED, "The sale starts at " + begin + ", in " + secondsLeft + " s",
+                    secondsLeft, 0);
         }
         if (!now.isBefore(end)) {
             throw new Refusal(Reason.SALE_ENDED, "The sale ended at " + end);

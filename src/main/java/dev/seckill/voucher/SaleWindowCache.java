@@ -88,7 +88,9 @@ public class SaleWindowCache {
     /** A voucher this instance created: known here at once, and on the others through pub/sub. */
     void remember(long voucherId, SaleWindow window) {
         known.put(voucherId, window);
-        announce.accept(voucherId + "," + window.begin().toEpochMilli() + "," + window.end().toEpochMilli());
+        // id,begin,end[,difficulty]: an instance of the build before sends three fields, and reads the first three
+        announce.accept(voucherId + "," + window.begin().toEpochMilli() + "," + window.end().toEpochMilli()
+                + (window.challengeDifficulty() == null ? "" : "," + window.challengeDifficulty()));
     }
 
     private synchronized void loadNew() {
@@ -106,6 +108,6 @@ public class SaleWindowCache {
     void created(String message) {
         String[] fields = message.split(",");
         known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
-                Instant.ofEpochMilli(Long.parseLong(fields[2]))));
+                Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? Integer.valueOf(fields[3]) : null));
     }
 }

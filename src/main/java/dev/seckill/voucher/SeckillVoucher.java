@@ -28,15 +28,19 @@ class SeckillVoucher {
     @Column(name = "end_time", nullable = false)
     private Instant endTime;
 
+    @Column(name = "challenge_difficulty")
+    private Integer challengeDifficulty;
+
     protected SeckillVoucher() {
     }
 
-    SeckillVoucher(Long voucherId, int stock, Instant beginTime, Instant endTime) {
+    SeckillVoucher(Long voucherId, int stock, Instant beginTime, Instant endTime, Integer challengeDifficulty) {
         this.voucherId = voucherId;
         this.stock = stock;
         this.initialStock = stock;
         this.beginTime = beginTime;
         this.endTime = endTime;
+        this.challengeDifficulty = challengeDifficulty;
     }
 
     Long getVoucherId() {
@@ -52,6 +56,6 @@ class SeckillVoucher {
     }
 
     SaleWindow window() {
-        return new SaleWindow(beginTime, endTime);
+        return new SaleWindow(beginTime, endTime, challengeDifficulty);
     }
 }

@@ -54,7 +54,7 @@ public class VoucherService {
             Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
                     request.price(), clock.instant()));
             SeckillVoucher sale = seckillVouchers.save(new SeckillVoucher(voucher.getId(), request.stock(),
-                    request.beginTime().toInstant(), request.endTime().toInstant()));
+                    request.beginTime().toInstant(), request.endTime().toInstant(), request.challengeDifficulty()));
             return view(voucher, sale);
         });
         // The window as MySQL keeps it, read back after the commit: that is what every other instance (and
@@ -64,7 +64,7 @@ public class VoucherService {
         // anywhere else.
         SaleWindow stored = requireSale(written.id()).window();
         VoucherView created = new VoucherView(written.id(), written.title(), written.description(), written.price(),
-                written.stock(), written.initialStock(), stored.begin(), stored.end());
+                written.stock(), written.initialStock(), stored.begin(), stored.end(), stored.challengeDifficulty());
         stock.set(created.id(), created.stock());
         windows.remember(created.id(), stored);
         events.publishEvent(new VoucherStockChanged(created.id(), false));
@@ -117,6 +117,6 @@ public class VoucherService {
     static VoucherView view(Voucher voucher, SeckillVoucher sale) {
         SaleWindow window = sale.window();
         return new VoucherView(voucher.getId(), voucher.getTitle(), voucher.getDescription(), voucher.getPrice(),
-                sale.getStock(), sale.getInitialStock(), window.begin(), window.end());
+                sale.getStock(), sale.getInitialStock(), window.begin(), window.end(), window.challengeDifficulty());
     }
 }

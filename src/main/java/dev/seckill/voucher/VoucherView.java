@@ -4,5 +4,5 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 public record VoucherView(long id, String title, String description, BigDecimal price, int stock, int initialStock,
-        Instant beginTime, Instant endTime) {
+        Instant beginTime, Instant endTime, Integer challengeDifficulty) {
 }

@@ -32,6 +32,11 @@ public enum ProblemCode {
     PAYMENT_AMOUNT_MISMATCH("payment-amount-mismatch", HttpStatus.UNPROCESSABLE_CONTENT,
             "The notification's amount is not the payment's"),
 
+    TICKET_REQUIRED("ticket-required", HttpStatus.FORBIDDEN, "A purchase needs a ticket"),
+    TICKET_INVALID("ticket-invalid", HttpStatus.FORBIDDEN, "The ticket is spent, expired, or not this shopper's"),
+    CHALLENGE_REQUIRED("challenge-required", HttpStatus.FORBIDDEN, "A ticket for this voucher needs a solved challenge"),
+    CHALLENGE_INVALID("challenge-invalid", HttpStatus.FORBIDDEN, "The challenge solution is not valid"),
+    CHALLENGE_SPENT("challenge-spent", HttpStatus.CONFLICT, "This challenge solution was used before"),
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),
     TOKEN_EXPIRED("token-expired", HttpStatus.UNAUTHORIZED, "The shopper token has expired"),

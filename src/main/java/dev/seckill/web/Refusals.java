@@ -31,6 +31,11 @@ public final class Refusals {
             case ORDER_CANCELLED -> ProblemCode.ORDER_CANCELLED;
             case ORDER_REFUNDED -> ProblemCode.ORDER_REFUNDED;
             case PAYMENT_UNAVAILABLE -> ProblemCode.PAYMENT_UNAVAILABLE;
+            case TICKET_REQUIRED -> ProblemCode.TICKET_REQUIRED;
+            case TICKET_INVALID -> ProblemCode.TICKET_INVALID;
+            case CHALLENGE_REQUIRED -> ProblemCode.CHALLENGE_REQUIRED;
+            case CHALLENGE_INVALID -> ProblemCode.CHALLENGE_INVALID;
+            case CHALLENGE_SPENT -> ProblemCode.CHALLENGE_SPENT;
         };
     }
 

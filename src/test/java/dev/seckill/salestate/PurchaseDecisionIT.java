@@ -1,5 +1,6 @@
 package dev.seckill.salestate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,7 @@ import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.support.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.redisson.api.RedissonClient;
@@ -183,6 +185,50 @@ class PurchaseDecisionIT {
         assertThat(redisson.getSet(VoucherKeys.buyers(voucher), StringCodec.INSTANCE).contains("1"))
                 .as("a held unit's shopper becomes a buyer only when the order commits")
                 .isEqualTo(keeping == Keeping.QUEUE);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aTicketTakesOneUnitForItsShopperAndIsSpent(Keeping keeping) {
+        long voucher = voucherWithStock(5);
+        new TicketStore(redisson).issue(voucher, 1, "ticket-of-1", Duration.ofMinutes(1), null, Duration.ZERO);
+
+        assertThat(ticketed(voucher, keeping, 2, 201, "ticket-of-1").outcome()).as("another shopper's ticket")
+                .isEqualTo(Outcome.NO_TICKET);
+        assertThat(ticketed(voucher, keeping, 1, 101, "")).as("none").isEqualTo(Decision.of(Outcome.NO_TICKET));
+        assertThat(ticketed(voucher, keeping, 1, 102, "ticket-of-1")).isEqualTo(Decision.of(Outcome.ACCEPTED));
+        // Held (sync) the shopper is no buyer until the order commits: only the spent ticket stops a second unit.
+        assertThat(ticketed(voucher, keeping, 1, 103, "ticket-of-1").outcome())
+                .isEqualTo(keeping == Keeping.HOLD ? Outcome.NO_TICKET : Outcome.ALREADY_BOUGHT);
+        assertThat(ticketed(voucher, keeping, 1, 102, "ticket-of-1")).as("the same order sent again")
+                .isEqualTo(Decision.of(Outcome.ACCEPTED));
+        assertThat(redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).get()).isEqualTo("4");
+        assertThat(redisson.getBucket(VoucherKeys.ticket(voucher, 1)).isExists()).isFalse();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Keeping.class)
+    void aSoldOutVoucherAnswersSoldOutWithoutSpendingATicket(Keeping keeping) {
+        long voucher = voucherWithStock(0);
+        new TicketStore(redisson).issue(voucher, 1, "ticket-of-1", Duration.ofMinutes(1), null, Duration.ZERO);
+
+        assertThat(ticketed(voucher, keeping, 1, 101, "ticket-of-1")).isEqualTo(Decision.of(Outcome.SOLD_OUT));
+        assertThat(redisson.getBucket(VoucherKeys.ticket(voucher, 1), StringCodec.INSTANCE).get()).isEqualTo("ticket-of-1");
+    }
+
+    @Test
+    void aSolvedChallengeIssuesOneTicket() {
+        TicketStore store = new TicketStore(redisson);
+        long voucher = nextVoucher++;
+
+        assertThat(store.issue(voucher, 1, "a", Duration.ofMinutes(1), "solved-1", Duration.ofMinutes(5))).isTrue();
+        assertThat(store.issue(voucher, 1, "b", Duration.ofMinutes(1), "solved-1", Duration.ofMinutes(5))).isFalse();
+        assertThat(redisson.getBucket(VoucherKeys.ticket(voucher, 1), StringCodec.INSTANCE).get())
+                .as("the refused issue wrote nothing").isEqualTo("a");
+    }
+
+    private static Decision ticketed(long voucher, Keeping keeping, long shopper, long order, String ticket) {
+        return purchases.decide(voucher, keeping, PurchaseDecision.Tickets.ASKED, new Order(shopper, order, 1_000, ticket));
     }
 
     private static Decision decide(long voucher, Keeping keeping, long shopper, long order) {

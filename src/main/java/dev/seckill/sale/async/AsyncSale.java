@@ -17,6 +17,7 @@ import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.internal.SaleAnswers;
+import dev.seckill.sale.internal.TicketAdmission;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.SoldOutFlags;
 import dev.seckill.voucher.SaleWindowCache;
@@ -44,10 +45,12 @@ class AsyncSale implements Sale {
     private final SaleMeters meters;
     private final Clock clock;
     private final Executor blocking;
+    private final TicketAdmission admission;
 
     AsyncSale(SaleWindowCache windows, SoldOutFlags soldOut, OrderEnqueue stream, StreamReconciler reconciler,
             IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, SaleMeters meters, Clock clock,
-            @Qualifier("applicationTaskExecutor") Executor blocking) {
+            @Qualifier("applicationTaskExecutor") Executor blocking, TicketAdmission admission) {
+        this.admission = admission;
         this.windows = windows;
         this.soldOut = soldOut;
         this.stream = stream;
@@ -61,9 +64,9 @@ class AsyncSale implements Sale {
     }
 
     @Override
-    public PlacedOrder place(long shopperId, long voucherId, boolean replayable) {
+    public PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
         try {
-            return placeAsync(shopperId, voucherId, replayable).join();
+            return placeAsync(shopperId, voucherId, replayable, ticket).join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -78,20 +81,23 @@ class AsyncSale implements Sale {
      * {@code blocking} instead, never on that thread.
      */
     @Override
-    public CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable) {
+    public CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable,
+            String ticket) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         long generation = soldOut.admit(voucherId);
         if (generation == SoldOutFlags.SOLD_OUT) {
             // Without a key a sold-out refusal costs no Redis call.
             return CompletableFuture.completedFuture(soldOut(shopperId, voucherId, replayable));
         }
+        admission.admit(ticket);
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
-        return stream.enqueueAsync(voucherId, shopperId, orderId, clock.millis()).thenCompose(result ->
+        return stream.enqueueAsync(voucherId, shopperId, orderId, clock.millis(), ticket).thenCompose(result ->
                 result.outcome() == Outcome.ACCEPTED
                         ? CompletableFuture.completedFuture(accepted(result, orderId, voucherId))
                         : CompletableFuture.supplyAsync(
-                                () -> decided(result, shopperId, voucherId, orderId, generation, replayable), blocking));
+                                () -> decided(result, shopperId, voucherId, orderId, generation, replayable, ticket),
+                                blocking));
     }
 
     private PlacedOrder accepted(OrderEnqueue.Enqueue result, long orderId, long voucherId) {
@@ -105,11 +111,11 @@ class AsyncSale implements Sale {
     }
 
     private PlacedOrder decided(OrderEnqueue.Enqueue result, long shopperId, long voucherId, long orderId,
-            long generation, boolean replayable) {
+            long generation, boolean replayable, String ticket) {
         if (result.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the voucher's keys: rebuild stock and buyers from MySQL and the stream, once.
             reconciler.reconcileIfMissing(voucherId);
-            result = stream.enqueue(voucherId, shopperId, orderId, clock.millis());
+            result = stream.enqueue(voucherId, shopperId, orderId, clock.millis(), ticket);
         }
         return switch (result.outcome()) {
             case ACCEPTED -> accepted(result, orderId, voucherId);
@@ -119,6 +125,7 @@ class AsyncSale implements Sale {
             }
             case ALREADY_BOUGHT -> SaleAnswers.alreadyBought(result.existingOrderId(), replayable,
                     () -> orders.orderIdInMySql(shopperId, voucherId));
+            case NO_TICKET -> throw TicketAdmission.noTicket();
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(result.outcome());
         };
     }

@@ -12,6 +12,7 @@ import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Keeping;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.ticket.TicketSettings;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,8 +26,12 @@ public class OrderEnqueue {
     private final ReplicaSettings replicas;
     private final PurchaseDecision purchases;
     private final EnqueueCoalescer coalescer;
+    /** Asked of every order or of none ({@code seckill.tickets.required}): the orders of one call share it. */
+    private final PurchaseDecision.Tickets tickets;
 
-    OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters) {
+    OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters,
+            TicketSettings ticketSettings) {
+        this.tickets = ticketSettings.required() ? PurchaseDecision.Tickets.ASKED : PurchaseDecision.Tickets.NOT_ASKED;
         this.replicas = replicas;
         this.purchases = purchases;
         this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch(), meters::enqueueCall);
@@ -60,8 +65,13 @@ public class OrderEnqueue {
      * @throws RuntimeException what Redisson threw for the call (an outage: connection, timeout)
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
+        return enqueue(voucherId, shopperId, orderId, createdAtMillis, null);
+    }
+
+    /** {@link #enqueue(long, long, long, long)} with the request's ticket (null for none). */
+    public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis, String ticket) {
         try {
-            return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis)).join();
+            return enqueueAsync(voucherId, shopperId, orderId, createdAtMillis, ticket).join();
         } catch (CompletionException e) {
             // The caller handles Redisson's own exceptions (an outage answers 503), as from a blocking call.
             if (e.getCause() instanceof RuntimeException cause) {
@@ -75,8 +85,9 @@ public class OrderEnqueue {
      * {@link #enqueue} without waiting: completes on Redisson's I/O thread when the shared call answers (or
      * fails with what Redisson threw). Whatever runs on it must not block.
      */
-    public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis));
+    public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis,
+            String ticket) {
+        return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis, ticket));
     }
 
     /** Enqueue calls sent and the orders they carried, since start (fewer calls than orders: shared calls). */
@@ -89,9 +100,9 @@ public class OrderEnqueue {
 
     private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
         if (replicas.waitReplicas() == 0) {
-            return purchases.decideAsync(voucherId, Keeping.QUEUE, orders).thenApply(decisions -> enqueued(decisions, false));
+            return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders).thenApply(decisions -> enqueued(decisions, false));
         }
-        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, orders, replicas.waitReplicas(),
+        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, tickets, orders, replicas.waitReplicas(),
                 replicas.waitTimeout()).thenApply(answer -> enqueued(answer.decisions(), answer.replicas() < replicas.waitReplicas()));
     }
 

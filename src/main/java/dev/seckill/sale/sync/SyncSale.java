@@ -17,6 +17,8 @@ import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.internal.SaleAnswers;
+import dev.seckill.sale.internal.TicketAdmission;
+import dev.seckill.salestate.PurchaseDecision.Tickets;
 import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.StockCache;
@@ -46,10 +48,12 @@ class SyncSale implements Sale {
     private final IdGenerator ids;
     private final SaleMeters meters;
     private final Clock clock;
+    private final TicketAdmission admission;
 
     SyncSale(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
             OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters,
-            Clock clock) {
+            Clock clock, TicketAdmission admission) {
+        this.admission = admission;
         this.windows = windows;
         this.stock = stock;
         this.reconciler = reconciler;
@@ -63,16 +67,17 @@ class SyncSale implements Sale {
     }
 
     @Override
-    public PlacedOrder place(long shopperId, long voucherId, boolean replayable) {
+    public PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
             return soldOut(shopperId, voucherId, replayable);
         }
+        Tickets tickets = admission.admit(ticket);
         rateLimits.requireOrderPermit(shopperId);
         Decision taken;
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
             long orderId = ids.next();
-            taken = takeCachedStock(voucherId, shopperId, orderId);
+            taken = takeCachedStock(voucherId, shopperId, orderId, tickets, ticket);
             if (taken.outcome() == Outcome.ACCEPTED) {
                 return commit(shopperId, voucherId, orderId, replayable);
             }
@@ -81,6 +86,7 @@ class SyncSale implements Sale {
         return switch (taken.outcome()) {
             case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
+            case NO_TICKET -> throw TicketAdmission.noTicket();
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(taken.outcome());
             case ACCEPTED -> throw new IllegalStateException("an accepted order was answered under the lock");
         };
@@ -124,13 +130,13 @@ class SyncSale implements Sale {
         return orderId;
     }
 
-    private Decision takeCachedStock(long voucherId, long shopperId, long orderId) {
-        Decision taken = stock.take(voucherId, shopperId, orderId, clock.millis());
+    private Decision takeCachedStock(long voucherId, long shopperId, long orderId, Tickets tickets, String ticket) {
+        Decision taken = stock.take(voucherId, shopperId, orderId, clock.millis(), tickets, ticket);
         if (taken.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the counter (restart, eviction): rebuild it and the buyer set from MySQL,
             // the same way as the async path (once, under the voucher's lock), then try again.
             reconciler.reconcileIfMissing(voucherId);
-            taken = stock.take(voucherId, shopperId, orderId, clock.millis());
+            taken = stock.take(voucherId, shopperId, orderId, clock.millis(), tickets, ticket);
         }
         return taken;
     }

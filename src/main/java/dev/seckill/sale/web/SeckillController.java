@@ -30,7 +30,8 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /seckill/{voucherId}}. Sync mode answers 201 AWAITING_PAYMENT (the order is in MySQL); async
+ * {@code POST /seckill/{voucherId}}, with the shopper's purchase ticket in {@code Seckill-Ticket} when tickets are
+ * asked (dev.seckill.ticket). Sync mode answers 201 AWAITING_PAYMENT (the order is in MySQL); async
  * mode answers 202 PENDING (accepted and on its way: {@code GET /orders/{orderId}} follows it). A
  * refusal because the shopper already ordered names that order ({@code orderId}).
  * Its answers are written straight to the response: during a sale this endpoint takes nearly all the
@@ -56,6 +57,7 @@ public class SeckillController {
     static final long ANSWER_TIMEOUT_MILLIS = 25_000;
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final String REPLAYED = "Idempotent-Replayed";
+    static final String TICKET = "Seckill-Ticket";
 
     private final Sale sale;
     private final boolean asyncMode;
@@ -87,12 +89,13 @@ public class SeckillController {
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false)
             @Pattern(regexp = "[\\x20-\\x7E]{1,64}", message = "Idempotency-Key must be 1 to 64 printable ASCII characters")
             String idempotencyKey,
+            @RequestHeader(name = TICKET, required = false) String ticket,
             @AuthenticationPrincipal CurrentShopper shopper, HttpServletRequest request, HttpServletResponse response)
             throws IOException {
         long shopperId = shopper.id();
         CompletableFuture<PlacedOrder> placing;
         try {
-            placing = sale.placeAsync(shopperId, voucherId, idempotencyKey != null);
+            placing = sale.placeAsync(shopperId, voucherId, idempotencyKey != null, ticket);
         } catch (RuntimeException decidedAtOnce) {
             answerFailure(decidedAtOnce, voucherId, request, response);
             return;

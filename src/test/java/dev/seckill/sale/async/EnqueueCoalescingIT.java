@@ -13,6 +13,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.seckill.SeckillSettings;
+import dev.seckill.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.PurchaseDecision;
@@ -51,7 +52,8 @@ class EnqueueCoalescingIT {
                 .setRetryDelay(attempt -> Duration.ofMillis(200));
         redisson = Redisson.create(config);
         stream = new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
-                new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)));
+                new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)),
+                new TicketSettings(false, Duration.ofSeconds(30), 0, Duration.ofMinutes(10), "a-secret-of-at-least-thirty-two-characters"));
     }
 
     @AfterAll

@@ -12,6 +12,7 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static dev.seckill.web.SliceAuth.shopper;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.BDDMockito.given;
@@ -37,9 +38,9 @@ class SeckillControllerSyncModeTest {
         Sale sale() {
             Sale sale = mock(Sale.class);
             given(sale.confirmsAtOnce()).willReturn(true);
-            given(sale.placeAsync(anyLong(), anyLong(), anyBoolean())).willCallRealMethod(); // decided while the request waits
-            given(sale.place(42, 7, false)).willReturn(new PlacedOrder(118_324_446_380_449_792L, false));
-            given(sale.place(42, 7, true)).willReturn(new PlacedOrder(118_324_446_380_449_792L, true));
+            given(sale.placeAsync(anyLong(), anyLong(), anyBoolean(), any())).willCallRealMethod(); // decided while the request waits
+            given(sale.place(42, 7, false, null)).willReturn(new PlacedOrder(118_324_446_380_449_792L, false));
+            given(sale.place(42, 7, true, null)).willReturn(new PlacedOrder(118_324_446_380_449_792L, true));
             return sale;
         }
     }

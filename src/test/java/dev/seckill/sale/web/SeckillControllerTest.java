@@ -31,6 +31,7 @@ import org.springframework.test.web.servlet.ResultActions;
 import static dev.seckill.web.SliceAuth.bearer;
 import static dev.seckill.web.SliceAuth.shopper;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -70,13 +71,13 @@ class SeckillControllerTest {
     /** The answers decided before the handler returns: the sale's default stage, completed by place(). */
     @BeforeEach
     void decidedWhileTheRequestWaits() {
-        willCallRealMethod().given(sale).placeAsync(anyLong(), anyLong(), anyBoolean());
+        willCallRealMethod().given(sale).placeAsync(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     @Test
     void anOrderDecidedLaterIsAnsweredWhenItsCallAnswersWithNoThreadWaiting() throws Exception {
         CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
-        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false, null);
 
         MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
         assertThat(result.getResponse().getContentAsString()).as("nothing answered before Redis did").isEmpty();
@@ -91,7 +92,7 @@ class SeckillControllerTest {
     @Test
     void aRefusalDecidedLaterIsItsProblemAndCounted() throws Exception {
         CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
-        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+        willReturn(decision).given(sale).placeAsync(SHOPPER, VOUCHER, false, null);
 
         MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
         decision.completeExceptionally(Refusal.alreadyOrdered(ORDER));
@@ -108,7 +109,7 @@ class SeckillControllerTest {
     void anOutageDecidedLaterIsBackendUnavailableAndABugAnInternalError(RuntimeException outage) throws Exception {
         CompletableFuture<PlacedOrder> decision = new CompletableFuture<>();
         CompletableFuture<PlacedOrder> bug = new CompletableFuture<>();
-        willReturn(decision, bug).given(sale).placeAsync(SHOPPER, VOUCHER, false);
+        willReturn(decision, bug).given(sale).placeAsync(SHOPPER, VOUCHER, false, null);
 
         MvcResult result = place(VOUCHER).andExpect(request().asyncStarted()).andReturn();
         decision.completeExceptionally(outage);
@@ -126,7 +127,7 @@ class SeckillControllerTest {
 
     @Test
     void aPlacedOrderIsAcceptedAsPendingWithItsIdAsAString() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false)).willReturn(new PlacedOrder(ORDER, false));
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willReturn(new PlacedOrder(ORDER, false));
 
         place(VOUCHER).andExpect(status().isAccepted())
                 .andExpect(content().json("{\"orderId\":\"" + ORDER + "\",\"voucherId\":7,\"status\":\"PENDING\"}", true))
@@ -137,7 +138,7 @@ class SeckillControllerTest {
 
     @Test
     void aReplayWithAnIdempotencyKeyIsMarkedAndCounted() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, true)).willReturn(new PlacedOrder(ORDER, true));
+        given(sale.place(SHOPPER, VOUCHER, true, null)).willReturn(new PlacedOrder(ORDER, true));
 
         placeWithKey("retry-1").andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.orderId").value(Long.toString(ORDER)))
@@ -149,7 +150,7 @@ class SeckillControllerTest {
     @EnumSource(Reason.class)
     void everyRefusalIsAnsweredWithItsProblemAndCountedByItsCode(Reason reason) throws Exception {
         Answer answer = RefusalAnswers.to(reason);
-        given(sale.place(SHOPPER, VOUCHER, false)).willThrow(new Refusal(reason, "because: " + reason));
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(reason, "because: " + reason));
 
         place(VOUCHER).andExpect(status().is(answer.status()))
                 .andExpect(content().contentType("application/problem+json"))
@@ -175,7 +176,7 @@ class SeckillControllerTest {
 
     @Test
     void alreadyOrderedAndUnconfirmedNameTheShoppersOrderAsAString() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false)).willThrow(Refusal.alreadyOrdered(ORDER), Refusal.unconfirmed(ORDER, VOUCHER));
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(Refusal.alreadyOrdered(ORDER), Refusal.unconfirmed(ORDER, VOUCHER));
 
         place(VOUCHER).andExpect(status().isConflict()).andExpect(jsonPath("$.code").value("already-ordered"))
                 .andExpect(jsonPath("$.orderId").isString()).andExpect(jsonPath("$.orderId").value(Long.toString(ORDER)));
@@ -185,7 +186,7 @@ class SeckillControllerTest {
 
     @Test
     void aRefusalsOwnRetryAfterWinsOverTheCodesDefault() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false)).willThrow(new Refusal(Reason.RATE_LIMITED, "slow down", 3, 0));
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(Reason.RATE_LIMITED, "slow down", 3, 0));
 
         place(VOUCHER).andExpect(status().isTooManyRequests()).andExpect(header().stringValues("Retry-After", "3"));
     }
@@ -198,7 +199,7 @@ class SeckillControllerTest {
     @ParameterizedTest
     @MethodSource("outages")
     void anOutageIsBackendUnavailableNotABug(RuntimeException outage) throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false)).willThrow(outage);
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(outage);
 
         place(VOUCHER).andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.code").value("backend-unavailable"))
@@ -208,7 +209,7 @@ class SeckillControllerTest {
 
     @Test
     void aBugIsAnInternalErrorThatSaysNothingOfItself() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false)).willThrow(new IllegalStateException("secret internals"));
+        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new IllegalStateException("secret internals"));
 
         place(VOUCHER).andExpect(status().isInternalServerError()).andExpect(jsonPath("$.code").value("internal-error"))
                 .andExpect(jsonPath("$.detail").value("Unexpected error; it was logged"));
@@ -221,7 +222,7 @@ class SeckillControllerTest {
     void aBadVoucherIdIsRefusedBeforeTheSale(String voucherId, String code) throws Exception {
         mvc.perform(post("/seckill/" + voucherId).header("Authorization", shopper(SHOPPER)))
                 .andExpect(status().isBadRequest()).andExpect(jsonPath("$.code").value(code));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean());
+        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     @ParameterizedTest
@@ -230,7 +231,7 @@ class SeckillControllerTest {
         placeWithKey(key).andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.code").value("validation-failed"))
                 .andExpect(jsonPath("$.errors[0].field").value("idempotencyKey"));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean());
+        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     static Stream<String> badKeys() {
@@ -247,7 +248,7 @@ class SeckillControllerTest {
         mvc.perform(post("/seckill/" + VOUCHER).header("Authorization", bearer(Tokens.signed(
                 "another-secret-that-is-long-enough-0123456789", "42", "seckill", SliceAuth.NOW.plusSeconds(60)))))
                 .andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("token-invalid"));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean());
+        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     private ResultActions place(long voucherId) throws Exception {

@@ -62,7 +62,7 @@ class VoucherAdminControllerTest {
     @Test
     void createsTheVoucherItWasSentAndSaysWhere() throws Exception {
         given(vouchers.create(any())).willReturn(new VoucherView(5, "Half price", null, new BigDecimal("9.90"), 100, 100,
-                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z")));
+                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z"), null));
 
         create(VALID, admin()).andExpect(status().isCreated()).andExpect(header().string("Location", "/admin/vouchers/5"))
                 .andExpect(jsonPath("$.id").value(5)).andExpect(jsonPath("$.endTime").value("2026-11-22T12:00:00Z"));

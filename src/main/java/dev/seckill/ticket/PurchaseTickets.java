@@ -1,0 +1,108 @@
+package dev.seckill.ticket;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.ratelimit.ShopperRateLimits;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+import dev.seckill.salestate.TicketStore;
+import dev.seckill.voucher.SaleWindow;
+import dev.seckill.voucher.SaleWindowCache;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.springframework.stereotype.Service;
+
+/**
+ * Challenges and tickets, decided in order of cost: the sale window (memory), the shopper's limit (shared, in
+ * Redis), the solution (one SHA-256 and one HMAC), then one Redis call that spends the solution and stores the
+ * ticket together.
+ */
+@Service
+public class PurchaseTickets {
+
+    /**
+     * A spent solution is remembered this much past its challenge's expiry: an instance whose clock runs behind
+     * still finds it spent.
+     */
+    static final Duration CLOCK_SKEW_MARGIN = Duration.ofMinutes(1);
+
+    private final SaleWindowCache windows;
+    private final ShopperRateLimits limits;
+    private final Challenges challenges;
+    private final TicketStore store;
+    private final TicketSettings settings;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+    private final Timer verification;
+
+    PurchaseTickets(SaleWindowCache windows, ShopperRateLimits limits, Challenges challenges, TicketStore store,
+            TicketSettings settings, Clock clock, MeterRegistry registry) {
+        this.windows = windows;
+        this.limits = limits;
+        this.challenges = challenges;
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+        this.verification = Timer.builder("seckill.tickets.challenge.verification")
+                .description("Checking one challenge solution (its CPU cost on the server)").register(registry);
+    }
+
+    /** A challenge for the shopper's ticket, any time before the sale ends (the page solves it during the countdown). */
+    public Challenge challenge(long shopperId, long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        Instant now = clock.instant();
+        if (!now.isBefore(window.end())) {
+            throw new Refusal(Reason.SALE_ENDED, "The sale ended at " + window.end());
+        }
+        limits.requireChallengePermit(shopperId);
+        return challenges.create(shopperId, voucherId, difficultyOf(window), now.plus(settings.challengeExpiry()));
+    }
+
+    /**
+     * A ticket for the shopper, once the sale is open: {@code sale-not-started} (with the seconds left) before.
+     *
+     * @param solution the widget's solution; ignored for a voucher that asks no challenge (difficulty 0)
+     */
+    public Ticket issue(long shopperId, long voucherId, String solution) {
+        SaleWindow window = windows.require(voucherId);
+        window.requireOpenAt(clock.instant());
+        limits.requireTicketPermit(shopperId);
+        String spent = null;
+        Duration remembered = Duration.ZERO;
+        if (difficultyOf(window) > 0) {
+            if (solution == null || solution.isBlank()) {
+                throw new Refusal(Reason.CHALLENGE_REQUIRED);
+            }
+            long start = System.nanoTime();
+            Challenges.Solved solved;
+            try {
+                solved = challenges.verify(solution, shopperId, voucherId);
+            } finally {
+                verification.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            }
+            spent = solved.challenge();
+            remembered = Duration.between(clock.instant(), solved.expiresAt()).plus(CLOCK_SKEW_MARGIN);
+        }
+        String ticket = newTicket();
+        if (!store.issue(voucherId, shopperId, ticket, settings.lifetime(), spent, remembered)) {
+            throw new Refusal(Reason.CHALLENGE_SPENT);
+        }
+        return new Ticket(ticket, voucherId, settings.lifetime().toSeconds());
+    }
+
+    /** The voucher's challenge difficulty, or the default when it set none. */
+    int difficultyOf(SaleWindow window) {
+        return window.challengeDifficulty() != null ? window.challengeDifficulty() : settings.challengeDifficulty();
+    }
+
+    private String newTicket() {
+        byte[] bytes = new byte[18];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+}
