@@ -85,6 +85,10 @@
     shown = view;
     status.dataset.order = view.orderId;
     done = true;
+    if (widget) {
+      // Bought: no further ticket, so no further proof of work.
+      widget.hidden = true;
+    }
     button.disabled = true;
     button.textContent = HOLDS_UNIT[view.status] ? 'Bought' : view.status === 'FAILED' ? 'Not bought' : 'Already ordered';
     box.hidden = view.status !== 'AWAITING_PAYMENT';

@@ -13,6 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import org.altcha.altcha.Altcha;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
@@ -97,6 +98,8 @@ public class Challenges {
         return new Solved(payload.challenge(), expiresAt);
     }
 
+    /** The widget adds fields of its own (e.g. {@code took}, its solve time): only these are read. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
     private record Payload(String algorithm, String challenge, Long number, String salt, String signature) {
     }
 

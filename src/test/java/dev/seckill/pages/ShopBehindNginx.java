@@ -1,5 +1,6 @@
 package dev.seckill.pages;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import dev.seckill.support.Api;
@@ -15,8 +16,14 @@ import org.springframework.context.ConfigurableApplicationContext;
 record ShopBehindNginx(ConfigurableApplicationContext app, Nginx nginx, Api api, String base) implements AutoCloseable {
 
     static ShopBehindNginx start(String instanceId) {
-        ConfigurableApplicationContext app = Instances.start("async", instanceId,
-                Map.of("seckill.sign-in.test-shoppers", "true"));
+        return start(instanceId, Map.of());
+    }
+
+    /** With these settings too (e.g. purchase tickets on). */
+    static ShopBehindNginx start(String instanceId, Map<String, String> settings) {
+        Map<String, String> all = new HashMap<>(settings);
+        all.put("seckill.sign-in.test-shoppers", "true");
+        ConfigurableApplicationContext app = Instances.start("async", instanceId, all);
         Nginx nginx = Nginx.start(Instances.port(app), "");
         return new ShopBehindNginx(app, nginx, new Api(Instances.port(app)), "http://127.0.0.1:" + nginx.port());
     }

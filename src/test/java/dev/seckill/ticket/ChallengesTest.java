@@ -10,6 +10,7 @@ import dev.seckill.refusal.Refusal;
 import dev.seckill.support.Handshake;
 import dev.seckill.support.SteppingClock;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,7 +25,9 @@ class ChallengesTest {
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     final SteppingClock clock = SteppingClock.at(NOW);
-    final Challenges challenges = new Challenges(settings("a-secret-of-at-least-thirty-two-characters"), JSON, clock);
+    /** Strict as the application's own mapper (spring.jackson...fail-on-unknown-properties). */
+    static final JsonMapper STRICT = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    final Challenges challenges = new Challenges(settings("a-secret-of-at-least-thirty-two-characters"), STRICT, clock);
 
     @Test
     void aSolutionForThisShopperAndVoucherIsAcceptedUntilItsChallengeExpires() {
@@ -37,6 +40,15 @@ class ChallengesTest {
         assertThat(solved.challenge()).hasSize(64);
         clock.set(NOW.plusSeconds(601));
         assertRefused(() -> challenges.verify(solution, 7, 42), "expired");
+    }
+
+    @Test
+    void theWidgetsOwnFieldsAreIgnored() {
+        ObjectNode payload = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(
+                solved(challenges.create(7, 42, 1_000, NOW.plusSeconds(600)))));
+        payload.put("took", 447);
+
+        assertThat(challenges.verify(encode(payload), 7, 42).expiresAt()).isEqualTo(NOW.plusSeconds(600));
     }
 
     @Test
