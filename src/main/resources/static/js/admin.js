@@ -81,7 +81,8 @@
       var v = function (name) { return form.elements[name].value.trim(); };
       var body = {
         title: v('title'), description: v('description') || null, price: numberOrText(v('price')),
-        stock: numberOrText(v('stock')), beginTime: isoOf(v('beginTime')), endTime: isoOf(v('endTime'))
+        stock: numberOrText(v('stock')), beginTime: isoOf(v('beginTime')), endTime: isoOf(v('endTime')),
+        challengeDifficulty: v('challengeDifficulty') === '' ? null : numberOrText(v('challengeDifficulty'))
       };
       call('POST', '/admin/vouchers', body).then(function (a) {
         submit.disabled = false;

@@ -69,12 +69,14 @@ class AdminPagesBrowserIT {
             type(browser, "#stock", "10");
             typeDateTime(browser, "#beginTime", begin);
             typeDateTime(browser, "#endTime", begin.minusMinutes(1));
+            type(browser, "#challengeDifficulty", "-5");
             browser.find("#create").click();
 
             browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#title-error").getText().isEmpty());
             assertThat(browser.find("#title").getDomAttribute("aria-invalid")).isEqualTo("true");
             assertThat(browser.find("#price-error").getText()).startsWith("price ");
             assertThat(browser.find("#endTime-error").getText()).contains("endTime must be after beginTime");
+            assertThat(browser.find("#challengeDifficulty-error").getText()).startsWith("challengeDifficulty ");
             assertThat(browser.find("#form-error").getText()).contains("validation-failed");
             assertThat(api.get("/vouchers").json().size()).as("nothing created").isEqualTo(vouchersBefore);
             browser.screenshot("admin-new-voucher-errors");
@@ -82,11 +84,13 @@ class AdminPagesBrowserIT {
             type(browser, "#title", "Browser-made voucher");
             type(browser, "#price", "19.90");
             typeDateTime(browser, "#endTime", begin.plusHours(1));
+            type(browser, "#challengeDifficulty", "20000");
             browser.find("#create").click();
             browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().matches(".*/admin/ui/vouchers/\\d+"));
             assertThat(browser.find("h1").getText()).isEqualTo("Browser-made voucher");
             browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#audit-verdict").getText().equals("The sale adds up."));
             long voucherId = Long.parseLong(browser.driver().getCurrentUrl().replaceAll(".*/", ""));
+            assertThat(api.get("/vouchers/" + voucherId).json().path("challengeDifficulty").asInt()).isEqualTo(20_000);
 
             type(browser, "#reset-units", "-3");
             browser.find("#reset-stock button[type=submit]").click();
