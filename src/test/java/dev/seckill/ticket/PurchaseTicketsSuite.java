@@ -28,13 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * are not).
  */
 @TestPropertySource(properties = {"seckill.tickets.required=true", "seckill.tickets.challenge-difficulty=" + PurchaseTicketsSuite.DIFFICULTY,
-        // The concurrency tests fire one shopper's requests together: the per-shopper limits are the rate limit
-        // tests' business, not these.
-        "seckill.rate-limit.tickets.permits=1000", "seckill.rate-limit.orders.permits=1000"})
+        // The concurrency tests fire one shopper's requests together: room for them, and a limit still in reach.
+        "seckill.rate-limit.tickets.permits=" + PurchaseTicketsSuite.TICKETS_PER_MINUTE, "seckill.rate-limit.tickets.per=1m",
+        "seckill.rate-limit.orders.permits=1000"})
 abstract class PurchaseTicketsSuite extends NginxFrontedTest {
 
     /** The vouchers' default difficulty here: real work, a few milliseconds of it, for a suite that solves dozens. */
     static final int DIFFICULTY = 2_000;
+    static final int TICKETS_PER_MINUTE = 30;
 
     Api edge;
 
@@ -122,6 +123,26 @@ abstract class PurchaseTicketsSuite extends NginxFrontedTest {
         JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(60));
         assertThat(audit.path("orders").asLong()).isEqualTo(shoppers);
         assertThat(audit.path("redisStock").asLong()).isEqualTo(10);
+    }
+
+    @Test
+    void aShoppersTicketsAndChallengesAreLimitedAcrossRequests() {
+        long voucher = edge.createVoucher(5);
+        String token = edge.mintShoppers(1).get(0);
+        String solution = Handshake.solve(Handshake.challenge(edge, voucher, token));
+
+        // Limits are checked before the solution: a spent one still counts, a refused request spends nothing.
+        List<Api.Response> tickets = IntStream.range(0, TICKETS_PER_MINUTE + 5)
+                .mapToObj(i -> Handshake.ticket(edge, voucher, token, solution)).toList();
+        assertThat(tickets).filteredOn(a -> a.status() == 429).isNotEmpty()
+                .allSatisfy(a -> a.expectProblem(429, "rate-limited"));
+        // The shared limit, plus the one request an instance lets through uncounted (LocalLimitGate).
+        assertThat(tickets).filteredOn(a -> a.status() != 429).hasSizeBetween(TICKETS_PER_MINUTE, TICKETS_PER_MINUTE + 1);
+
+        List<Api.Response> challenges = IntStream.range(0, 15).mapToObj(i -> edge.get("/seckill/" + voucher + "/challenge",
+                "Authorization", "Bearer " + token)).toList();
+        assertThat(challenges).filteredOn(a -> a.status() == 200).as("10 a minute (one asked above), plus one uncounted").hasSizeBetween(9, 11);
+        challenges.stream().filter(a -> a.status() != 200).forEach(a -> a.expectProblem(429, "rate-limited"));
     }
 
     @Test
