@@ -8,17 +8,15 @@ import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
-import org.springframework.data.domain.Persistable;
 
 /**
- * One shopper's order of one voucher; UNIQUE(user_id, voucher_id) in the schema. The id is assigned
- * by {@link dev.seckill.id.IdGenerator}, so the entity says it is new itself: otherwise save() would
- * SELECT before every INSERT.
+ * One shopper's order of one voucher, as it is read; UNIQUE(user_id, voucher_id) in the schema. Never saved
+ * through JPA: orders are inserted by JDBC batches ({@code OrderWriter}) and moved by guarded UPDATEs
+ * ({@code OrderEndings}).
  */
 @Entity
 @Table(name = "voucher_order")
-class VoucherOrder implements Persistable<Long> {
+class VoucherOrder {
 
     @Id
     private Long id;
@@ -39,22 +37,7 @@ class VoucherOrder implements Persistable<Long> {
     @Column(name = "pay_by")
     private Instant payBy;
 
-
-    @Transient
-    private boolean isNew;
-
     protected VoucherOrder() {
-    }
-
-
-    @Override
-    public Long getId() {
-        return id;
-    }
-
-    @Override
-    public boolean isNew() {
-        return isNew;
     }
 
     long id() {
