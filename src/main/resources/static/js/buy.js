@@ -30,6 +30,8 @@
   var button, status, box, timer, payButton, cancelButton, inFlight = false, done = false, soldOut = false;
   var shown = null, clock = null;
   var widget = null, solution = null, waitingForSolution = false;
+  // A ticket not spent yet (its purchase was refused without taking a unit): the next click uses it again.
+  var held = null;
 
   function csrf() {
     return window.seckillCsrfHeaders(false);
@@ -178,15 +180,32 @@
     }
   }
 
-  /** The purchase ticket for this click, or the refusal of it (answered as a purchase's would be). */
+  /**
+   * The purchase ticket for this click: the one held, or a new one for the solution, or the refusal of it (answered
+   * as a purchase's would be). Only a refusal that spent or condemned the solution costs a new proof of work; one
+   * that came too early or was rate-limited keeps it for the next click.
+   */
   function ticket(voucher) {
+    if (held && held.until > Date.now()) {
+      return Promise.resolve({ status: 200, body: { ticket: held.ticket } });
+    }
+    held = null;
     var headers = csrf();
     headers['Accept'] = 'application/json';
     headers['Content-Type'] = 'application/json';
-    var spent = solution;
-    solveAgain();
     return fetch('/shop/seckill/' + voucher + '/ticket',
-      { method: 'POST', headers: headers, body: JSON.stringify({ solution: spent }) }).then(parsed);
+      { method: 'POST', headers: headers, body: JSON.stringify({ solution: solution }) }).then(parsed)
+      .then(function (t) {
+        var code = t.body && t.body.code;
+        if (t.status === 200 || code === 'challenge-spent' || code === 'challenge-invalid') {
+          solveAgain();
+        }
+        if (t.status === 200) {
+          // A little before the server's expiry, so a ticket is never sent as it dies.
+          held = { ticket: t.body.ticket, until: Date.now() + Math.max(0, t.body.expiresInSeconds - 3) * 1000 };
+        }
+        return t;
+      });
   }
 
   function buy() {
@@ -194,7 +213,7 @@
       return;
     }
     var tickets = button.dataset.tickets === 'true';
-    if (tickets && !solution) {
+    if (tickets && !solution && !(held && held.until > Date.now())) {
       waitingForSolution = true;
       button.disabled = true;
       say('Checking your browser… your order goes as soon as that is done.', 'PLACING');
@@ -220,6 +239,7 @@
       .then(function (a) {
         inFlight = false;
         if (a.status === 201 || a.status === 202) {
+          held = null;
           if (!a.replayed) {
             stock(-1);
           }
@@ -227,6 +247,9 @@
           return;
         }
         var code = a.body && a.body.code;
+        if (code === 'ticket-invalid' || code === 'ticket-required' || code === 'already-ordered') {
+          held = null;
+        }
         var words = WORDS[code] || (a.body && (a.body.detail || a.body.title)) || 'Something went wrong.';
         if (code === 'sale-not-started' && a.body.detail) {
           words += ' ' + a.body.detail + '.';

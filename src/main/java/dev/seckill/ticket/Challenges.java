@@ -51,7 +51,10 @@ public class Challenges {
                 .setHmacKey(key)
                 .setExpires(expiresAt.getEpochSecond())
                 .addParam("shopper", Long.toString(shopperId))
-                .addParam("voucher", Long.toString(voucherId));
+                .addParam("voucher", Long.toString(voucherId))
+                // Signed with the rest: an instance that would ask less (another default during a rolling
+                // change) cannot be shopped for an easier challenge that the others then accept.
+                .addParam("difficulty", Integer.toString(difficulty));
         try {
             Altcha.Challenge created = Altcha.createChallenge(options);
             return new Challenge(created.algorithm, created.challenge, created.maxnumber, created.salt, created.signature);
@@ -65,11 +68,12 @@ public class Challenges {
     }
 
     /**
-     * Checks the widget's solution (base64 of its JSON payload) for this shopper and voucher.
+     * Checks the widget's solution (base64 of its JSON payload) for this shopper and voucher, made at least as hard
+     * as {@code difficulty} (the voucher's now).
      *
-     * @throws Refusal {@code CHALLENGE_INVALID}: malformed, wrong, forged, expired, or another's
+     * @throws Refusal {@code CHALLENGE_INVALID}: malformed, wrong, forged, expired, another's, or too easy
      */
-    public Solved verify(String solution, long shopperId, long voucherId) {
+    public Solved verify(String solution, long shopperId, long voucherId, int difficulty) {
         Payload payload = decode(solution);
         Altcha.Payload altcha = new Altcha.Payload();
         altcha.algorithm = payload.algorithm();
@@ -94,6 +98,9 @@ public class Challenges {
         }
         if (parse(params.get("shopper")) != shopperId || parse(params.get("voucher")) != voucherId) {
             throw invalid("the challenge was issued for another shopper or voucher");
+        }
+        if (parse(params.get("difficulty")) < difficulty) {
+            throw invalid("the challenge is easier than this voucher asks");
         }
         return new Solved(payload.challenge(), expiresAt);
     }

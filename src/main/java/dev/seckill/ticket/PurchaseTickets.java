@@ -26,10 +26,10 @@ import org.springframework.stereotype.Service;
 public class PurchaseTickets {
 
     /**
-     * A spent solution is remembered this much past its challenge's expiry: an instance whose clock runs behind
-     * still finds it spent.
+     * A spent solution is remembered this much longer than a challenge lives: instances whose clocks disagree by
+     * less still find it spent. A fixed time, not one counted from the challenge's expiry by this instance's clock.
      */
-    static final Duration CLOCK_SKEW_MARGIN = Duration.ofMinutes(1);
+    static final Duration CLOCK_SKEW_MARGIN = Duration.ofMinutes(5);
 
     private final SaleWindowCache windows;
     private final ShopperRateLimits limits;
@@ -74,19 +74,20 @@ public class PurchaseTickets {
         limits.requireTicketPermit(shopperId);
         String spent = null;
         Duration remembered = Duration.ZERO;
-        if (difficultyOf(window) > 0) {
+        int difficulty = difficultyOf(window);
+        if (difficulty > 0) {
             if (solution == null || solution.isBlank()) {
                 throw new Refusal(Reason.CHALLENGE_REQUIRED);
             }
             long start = System.nanoTime();
             Challenges.Solved solved;
             try {
-                solved = challenges.verify(solution, shopperId, voucherId);
+                solved = challenges.verify(solution, shopperId, voucherId, difficulty);
             } finally {
                 verification.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             }
             spent = solved.challenge();
-            remembered = Duration.between(clock.instant(), solved.expiresAt()).plus(CLOCK_SKEW_MARGIN);
+            remembered = settings.challengeExpiry().plus(CLOCK_SKEW_MARGIN);
         }
         String ticket = newTicket();
         if (!store.issue(voucherId, shopperId, ticket, settings.lifetime(), spent, remembered)) {

@@ -3,6 +3,7 @@ package dev.seckill.ticket;
 import java.time.Duration;
 
 import jakarta.validation.constraints.Max;
+import org.hibernate.validator.constraints.time.DurationMin;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
@@ -31,8 +32,8 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("seckill.tickets")
 public record TicketSettings(
         @DefaultValue("false") boolean required,
-        @DefaultValue("30s") @NotNull Duration lifetime,
+        @DefaultValue("30s") @NotNull @DurationMin(seconds = 1) Duration lifetime,
         @DefaultValue("50000") @PositiveOrZero @Max(10_000_000) int challengeDifficulty,
-        @DefaultValue("10m") @NotNull Duration challengeExpiry,
+        @DefaultValue("10m") @NotNull @DurationMin(seconds = 10) Duration challengeExpiry,
         @NotBlank @Size(min = 32, message = "must be at least 32 characters") String challengeSecret) {
 }

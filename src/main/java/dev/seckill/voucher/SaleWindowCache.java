@@ -14,6 +14,8 @@ import dev.seckill.refusal.Refusal;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +32,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class SaleWindowCache {
+
+    private static final Logger log = LoggerFactory.getLogger(SaleWindowCache.class);
 
     static final long REFRESH_GAP_MILLIS = 1_000;
     /** Pub/sub ignores Redis database numbers: the topic carries it, so apps on different databases never mix. */
@@ -107,7 +111,25 @@ public class SaleWindowCache {
 
     void created(String message) {
         String[] fields = message.split(",");
-        known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
-                Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? Integer.valueOf(fields[3]) : null));
+        try {
+            known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
+                    Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? difficulty(fields[3]) : null));
+        } catch (RuntimeException malformed) {
+            // Not learnt here: the voucher is read from MySQL when it is first asked for, as if no message had come.
+            log.warn("Ignored a malformed voucher announcement '{}': {}", message, malformed.toString());
+        }
+    }
+
+    /** A difficulty from another instance; one that is no difficulty leaves the voucher to be read from MySQL's. */
+    private static Integer difficulty(String field) {
+        try {
+            int difficulty = Integer.parseInt(field);
+            if (difficulty >= 0) {
+                return difficulty;
+            }
+        } catch (NumberFormatException notANumber) {
+            // fall through
+        }
+        throw new IllegalArgumentException("not a challenge difficulty: " + field);
     }
 }

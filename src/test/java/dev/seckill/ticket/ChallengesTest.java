@@ -34,12 +34,12 @@ class ChallengesTest {
         String solution = solved(challenges.create(7, 42, 1_000, NOW.plusSeconds(600)));
 
         clock.set(NOW.plusSeconds(600));
-        Challenges.Solved solved = challenges.verify(solution, 7, 42);
+        Challenges.Solved solved = challenges.verify(solution, 7, 42, 1_000);
 
         assertThat(solved.expiresAt()).isEqualTo(NOW.plusSeconds(600));
         assertThat(solved.challenge()).hasSize(64);
         clock.set(NOW.plusSeconds(601));
-        assertRefused(() -> challenges.verify(solution, 7, 42), "expired");
+        assertRefused(() -> challenges.verify(solution, 7, 42, 1_000), "expired");
     }
 
     @Test
@@ -48,15 +48,23 @@ class ChallengesTest {
                 solved(challenges.create(7, 42, 1_000, NOW.plusSeconds(600)))));
         payload.put("took", 447);
 
-        assertThat(challenges.verify(encode(payload), 7, 42).expiresAt()).isEqualTo(NOW.plusSeconds(600));
+        assertThat(challenges.verify(encode(payload), 7, 42, 1_000).expiresAt()).isEqualTo(NOW.plusSeconds(600));
+    }
+
+    @Test
+    void aChallengeEasierThanTheVoucherAsksNowIsRefused() {
+        String easy = solved(challenges.create(7, 42, 10, NOW.plusSeconds(600)));
+
+        assertRefused(() -> challenges.verify(easy, 7, 42, 1_000), "easier");
+        assertThat(challenges.verify(easy, 7, 42, 10).expiresAt()).isEqualTo(NOW.plusSeconds(600));
     }
 
     @Test
     void aSolutionIsBoundToItsShopperAndVoucher() {
         String solution = solved(challenges.create(7, 42, 1_000, NOW.plusSeconds(600)));
 
-        assertRefused(() -> challenges.verify(solution, 8, 42), "another shopper or voucher");
-        assertRefused(() -> challenges.verify(solution, 7, 43), "another shopper or voucher");
+        assertRefused(() -> challenges.verify(solution, 8, 42, 1_000), "another shopper or voucher");
+        assertRefused(() -> challenges.verify(solution, 7, 43, 1_000), "another shopper or voucher");
     }
 
     @Test
@@ -65,9 +73,9 @@ class ChallengesTest {
         ObjectNode payload = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(solved(challenge)));
         payload.put("number", payload.path("number").asLong() + 1);
 
-        assertRefused(() -> challenges.verify(encode(payload), 7, 42), "does not solve");
+        assertRefused(() -> challenges.verify(encode(payload), 7, 42, 1_000), "does not solve");
         Challenges otherKey = new Challenges(settings("another-secret-of-at-least-thirty-two-chars"), JSON, clock);
-        assertRefused(() -> otherKey.verify(solved(challenge), 7, 42), "does not solve");
+        assertRefused(() -> otherKey.verify(solved(challenge), 7, 42, 1_000), "does not solve");
     }
 
     @Test
@@ -80,7 +88,7 @@ class ChallengesTest {
 
         for (String bad : new String[] {"", "%%%", encode("[]"), encode("null"), encode("{\"number\":\"x\"}"),
                 encode(sha1), encode(noSalt), "A".repeat(Challenges.MAX_SOLUTION_LENGTH + 1)}) {
-            assertThatThrownBy(() -> challenges.verify(bad, 7, 42)).as(bad).isInstanceOfSatisfying(Refusal.class,
+            assertThatThrownBy(() -> challenges.verify(bad, 7, 42, 1_000)).as(bad).isInstanceOfSatisfying(Refusal.class,
                     refusal -> assertThat(refusal.reason()).isEqualTo(Reason.CHALLENGE_INVALID));
         }
     }

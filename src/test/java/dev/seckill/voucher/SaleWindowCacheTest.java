@@ -73,6 +73,29 @@ class SaleWindowCacheTest {
     }
 
     @Test
+    void anAnnouncedDifficultyIsKeptAndAMalformedAnnouncementIgnored() {
+        database.put(1L, WINDOW);
+        cache.require(1);
+        String times = "," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli();
+
+        cache.created("5" + times + ",0");
+        cache.created("6" + times + ",-3");
+        cache.created("7" + times + ",x");
+
+        assertThat(cache.require(5)).isEqualTo(new SaleWindow(WINDOW.begin(), WINDOW.end(), 0));
+        assertThat(cache.find(6)).as("ignored: read from MySQL, where there is none").isEmpty();
+        assertThat(cache.find(7)).isEmpty();
+    }
+
+    @Test
+    void aVoucherCreatedHereIsAnnouncedWithItsDifficulty() {
+        SaleWindow hard = new SaleWindow(WINDOW.begin(), WINDOW.end(), 70_000);
+        cache.remember(8, hard);
+        assertThat(announced).containsExactly("8," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli()
+                + ",70000");
+    }
+
+    @Test
     void aVoucherCreatedHereIsAnnounced() {
         cache.remember(9, WINDOW);
         assertThat(cache.require(9)).isEqualTo(WINDOW);

@@ -89,7 +89,7 @@ class AsyncSale implements Sale {
             // Without a key a sold-out refusal costs no Redis call.
             return CompletableFuture.completedFuture(soldOut(shopperId, voucherId, replayable));
         }
-        admission.admit(ticket);
+        admission.admit(ticket, replayable);
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
         return stream.enqueueAsync(voucherId, shopperId, orderId, clock.millis(), ticket).thenCompose(result ->
@@ -125,7 +125,7 @@ class AsyncSale implements Sale {
             }
             case ALREADY_BOUGHT -> SaleAnswers.alreadyBought(result.existingOrderId(), replayable,
                     () -> orders.orderIdInMySql(shopperId, voucherId));
-            case NO_TICKET -> throw TicketAdmission.noTicket();
+            case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(result.outcome());
         };
     }

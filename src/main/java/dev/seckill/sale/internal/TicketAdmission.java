@@ -26,14 +26,20 @@ public class TicketAdmission {
     }
 
     /**
+     * @param replayable the request carries an {@code Idempotency-Key}: it may be the retry of a purchase whose
+     *                   answer was lost, whose ticket that purchase spent; without a ticket it still goes to the
+     *                   purchase script, which answers a buyer with their order before it asks for a ticket
      * @throws Refusal {@code TICKET_REQUIRED} when tickets are asked and the request carries none,
      *                 {@code TICKET_INVALID} when what it carries cannot be a ticket
      */
-    public Tickets admit(String ticket) {
+    public Tickets admit(String ticket, boolean replayable) {
         if (!required) {
             return Tickets.NOT_ASKED;
         }
         if (ticket == null || ticket.isEmpty()) {
+            if (replayable) {
+                return Tickets.ASKED;
+            }
             throw new Refusal(Reason.TICKET_REQUIRED);
         }
         if (!TICKET_LIKE.matcher(ticket).matches()) {
@@ -42,8 +48,8 @@ public class TicketAdmission {
         return Tickets.ASKED;
     }
 
-    /** The purchase script's answer when the ticket was not the shopper's live one. */
-    public static Refusal noTicket() {
-        return new Refusal(Reason.TICKET_INVALID);
+    /** The purchase script's answer when the request's ticket (null: none) was not the shopper's live one. */
+    public static Refusal noTicket(String ticket) {
+        return new Refusal(ticket == null || ticket.isEmpty() ? Reason.TICKET_REQUIRED : Reason.TICKET_INVALID);
     }
 }

@@ -72,7 +72,7 @@ class SyncSale implements Sale {
         if (stock.isSoldOut(voucherId)) {
             return soldOut(shopperId, voucherId, replayable);
         }
-        Tickets tickets = admission.admit(ticket);
+        Tickets tickets = admission.admit(ticket, replayable);
         rateLimits.requireOrderPermit(shopperId);
         Decision taken;
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
@@ -86,7 +86,7 @@ class SyncSale implements Sale {
         return switch (taken.outcome()) {
             case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
-            case NO_TICKET -> throw TicketAdmission.noTicket();
+            case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(taken.outcome());
             case ACCEPTED -> throw new IllegalStateException("an accepted order was answered under the lock");
         };

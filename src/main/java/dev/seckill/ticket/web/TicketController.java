@@ -38,7 +38,7 @@ class TicketController {
     }
 
     /** @param solution the widget's payload (base64), absent for a voucher that asks no challenge */
-    record TicketRequest(@Size(max = 4_096) String solution) {
+    record TicketRequest(@Size(max = 4_096, message = "a solution is about 300 characters") String solution) {
     }
 
     @PostMapping({"/seckill/{voucherId}/ticket", "/shop/seckill/{voucherId}/ticket"})
