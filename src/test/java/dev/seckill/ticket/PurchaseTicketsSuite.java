@@ -95,6 +95,23 @@ abstract class PurchaseTicketsSuite extends NginxFrontedTest {
     }
 
     @Test
+    void aRetryWithAnIdempotencyKeyGetsTheBuyersOrderWithoutATicketAndNothingElse() {
+        long voucher = edge.createVoucher(5);
+        List<String> shoppers = edge.mintShoppers(2);
+        String orderId = Handshake.buy(edge, voucher, shoppers.get(0), Handshake.ticketFor(edge, voucher, shoppers.get(0)))
+                .expectStatus(201, 202).json().path("orderId").asString();
+
+        Api.Response retry = edge.post("/seckill/" + voucher, null, "Authorization", "Bearer " + shoppers.get(0),
+                "Idempotency-Key", "lost-answer-1").expectStatus(201, 202);
+        assertThat(retry.json().path("orderId").asString()).isEqualTo(orderId);
+        edge.post("/seckill/" + voucher, null, "Authorization", "Bearer " + shoppers.get(1),
+                "Idempotency-Key", "no-ticket-1").expectProblem(403, "ticket-required");
+
+        assertThat(edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30)).path("orders").asLong()).isEqualTo(1);
+        assertThat(edge.audit(voucher).path("redisStock").asLong()).isEqualTo(4);
+    }
+
+    @Test
     void aSolutionSentManyTimesAtOnceGetsOneTicket() throws Exception {
         long voucher = edge.createVoucher(5);
         String token = edge.mintShoppers(1).get(0);
