@@ -31,7 +31,6 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.authentication.session.NullAuthenticatedSessionStrategy;
-import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
@@ -81,13 +80,14 @@ public class SecurityConfiguration {
     /** The admin side: HTTP Basic; a spent address is refused before its password is checked. */
     @Bean
     @Order(1)
-    SecurityFilterChain adminChain(HttpSecurity http, AdminLoginLimiter loginLimiter) {
+    SecurityFilterChain adminChain(HttpSecurity http, AdminLoginLimiter loginLimiter, AuthSettings settings) {
         http.securityMatcher("/admin/**", "/actuator/**")
                 // A browser that once signed in to the admin pages sends the Basic credentials by itself,
                 // also with a request another site makes it send: every change from a browser needs the
-                // page's CSRF token. Scripts (curl, JMeter) send their credentials on purpose and no
-                // Sec-Fetch-Site header, so the JSON API stays as it was for them.
-                .csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                // page's CSRF token, signed for these credentials. Scripts (curl, JMeter) send their
+                // credentials on purpose and no Sec-Fetch-Site header, so the JSON API stays as it was for them.
+                .csrf(csrf -> csrf.csrfTokenRepository(new SignedCsrfTokens(settings.tokenSecret(), SignedCsrfTokens.ADMIN_LOGIN))
+                        .csrfTokenRequestHandler(new SameOriginCsrfTokens())
                         .requireCsrfProtectionMatcher(SecurityConfiguration::browserChange)
                         .sessionAuthenticationStrategy(new NullAuthenticatedSessionStrategy()))
                 .headers(headers -> headers.contentSecurityPolicy(policy -> policy.policyDirectives(PAGE_POLICY)))
@@ -108,7 +108,7 @@ public class SecurityConfiguration {
      */
     @Bean
     @Order(2)
-    SecurityFilterChain pageChain(HttpSecurity http, JwtDecoder shopperTokenDecoder) {
+    SecurityFilterChain pageChain(HttpSecurity http, JwtDecoder shopperTokenDecoder, AuthSettings settings) {
         http.securityMatcher(PAGE_PATHS)
                 .authorizeHttpRequests(rules -> rules
                         .requestMatchers(PAGE_SHOPPER_PATHS).hasRole("SHOPPER")
@@ -119,7 +119,10 @@ public class SecurityConfiguration {
                 .addFilterAt(cookieTokenFilter(shopperTokenDecoder), BasicAuthenticationFilter.class)
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(ShopperCookie.signInAgain())
                         .accessDeniedHandler(SecurityProblems.accessDenied()))
-                .csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                // A CSRF token made for this shopper's cookie (or, before sign-in, for no one) by this server: a cookie
+                // and header pair that someone else set up, or a token of another shopper, is refused.
+                .csrf(csrf -> csrf.csrfTokenRepository(new SignedCsrfTokens(settings.tokenSecret(), SignedCsrfTokens.SHOPPER_COOKIE))
+                        .csrfTokenRequestHandler(new SameOriginCsrfTokens())
                         .sessionAuthenticationStrategy(new NullAuthenticatedSessionStrategy()))
                 .headers(headers -> headers.contentSecurityPolicy(policy -> policy.policyDirectives(PAGE_POLICY)));
         return stateless(http, true).build();
