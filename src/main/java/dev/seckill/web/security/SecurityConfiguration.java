@@ -77,7 +77,7 @@ public class SecurityConfiguration {
         return stateless(http, false).build();
     }
 
-    /** The admin side: HTTP Basic; a spent address is refused before its password is checked. */
+    /** The admin side: HTTP Basic; a spent address and user name is refused before the password is checked. */
     @Bean
     @Order(1)
     SecurityFilterChain adminChain(HttpSecurity http, AdminLoginLimiter loginLimiter, AuthSettings settings) {
