@@ -15,8 +15,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 record ShopBehindNginx(ConfigurableApplicationContext app, Nginx nginx, Api api, String base) implements AutoCloseable {
 
     static ShopBehindNginx start(String instanceId) {
+        // test shoppers only on an instance that listens on loopback (it refuses to start otherwise), as scripts/cluster runs it
         ConfigurableApplicationContext app = Instances.start("async", instanceId,
-                Map.of("seckill.sign-in.test-shoppers", "true"));
+                Map.of("seckill.sign-in.test-shoppers", "true", "server.address", "127.0.0.1"));
         Nginx nginx = Nginx.start(Instances.port(app), "");
         return new ShopBehindNginx(app, nginx, new Api(Instances.port(app)), "http://127.0.0.1:" + nginx.port());
     }

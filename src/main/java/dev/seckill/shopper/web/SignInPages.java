@@ -23,7 +23,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 
 /**
  * Signing in to the shop's pages: with a shopper token an admin minted ({@code POST /admin/shoppers}), or on
- * the local cluster as a new test shopper. Either way the token goes into {@link ShopperCookie}; the forms
+ * the local cluster as a new test shopper ({@link TestShoppers}). Either way the token goes into {@link ShopperCookie}; the forms
  * carry a CSRF token (the page chain checks it).
  */
 @Controller
@@ -32,21 +32,22 @@ class SignInPages {
 
     private final JwtDecoder tokens;
     private final ShopperService shoppers;
-    private final SignInSettings settings;
+    private final TestShoppers testShoppers;
     private final Clock clock;
 
-    SignInPages(JwtDecoder tokens, ShopperService shoppers, SignInSettings settings, Clock clock) {
+    SignInPages(JwtDecoder tokens, ShopperService shoppers, TestShoppers testShoppers, Clock clock) {
         this.tokens = tokens;
         this.shoppers = shoppers;
-        this.settings = settings;
+        this.testShoppers = testShoppers;
         this.clock = clock;
     }
 
     @GetMapping("/sign-in")
-    String form(@RequestParam(required = false) String next, @RequestParam(required = false) String expired, Model model) {
+    String form(@RequestParam(required = false) String next, @RequestParam(required = false) String expired,
+            HttpServletRequest request, Model model) {
         model.addAttribute("next", safeNext(next));
         model.addAttribute("expired", expired != null);
-        model.addAttribute("testShoppers", settings.testShoppers());
+        model.addAttribute("testShoppers", testShoppers.offeredTo(request));
         return "shop/sign-in";
     }
 
@@ -59,7 +60,7 @@ class SignInPages {
         } catch (JwtException | IllegalArgumentException e) {
             response.setStatus(400);
             model.addAttribute("next", safeNext(next));
-            model.addAttribute("testShoppers", settings.testShoppers());
+            model.addAttribute("testShoppers", testShoppers.offeredTo(request));
             model.addAttribute("error", token.isBlank() ? "Paste a shopper token." : "That token is not valid here (mistyped, expired or from another sale).");
             return "shop/sign-in";
         }
@@ -70,7 +71,7 @@ class SignInPages {
     @PostMapping("/sign-in/test-shopper")
     String signInAsTestShopper(@RequestParam(required = false) String next, HttpServletRequest request,
             HttpServletResponse response) {
-        if (!settings.testShoppers()) {
+        if (!testShoppers.offeredTo(request)) {
             throw new SeckillProblem(ProblemCode.NOT_FOUND);
         }
         String token = shoppers.createTestShoppers(1).get(0).token();
