@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.observation.SecurityObservationSettings;
@@ -157,11 +158,18 @@ public class SecurityConfiguration {
         return stateless(http, false).build();
     }
 
-    /** A change (not GET, HEAD, OPTIONS, TRACE) that a browser sends: it names its fetch site. */
+    /**
+     * A change (not GET, HEAD, OPTIONS, TRACE) that a browser sends (it names its fetch site) with credentials. One
+     * without an {@code Authorization} header can change nothing here: it is answered 401 and its Basic challenge
+     * first. That matters because the CSRF token is signed for the credentials, and a browser sends the admin's
+     * cached login up front only below the page's own folder: the admin page's call to {@code /admin/vouchers} goes
+     * out bare, and is sent again with the login once challenged.
+     */
     static boolean browserChange(HttpServletRequest request) {
         String method = request.getMethod();
         boolean safe = "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method) || "TRACE".equals(method);
-        return !safe && (request.getHeader("Sec-Fetch-Site") != null || request.getRequestURI().startsWith("/admin/ui/"));
+        return !safe && request.getHeader(HttpHeaders.AUTHORIZATION) != null
+                && (request.getHeader("Sec-Fetch-Site") != null || request.getRequestURI().startsWith("/admin/ui/"));
     }
 
     private static RequestMatcher shopperPaths() {

@@ -113,6 +113,19 @@ class VoucherAdminControllerTest {
         verifyNoInteractions(vouchers);
     }
 
+    /**
+     * A browser sends the admin's cached login up front only below the page's folder: the new-voucher page's call
+     * goes out bare first, and must get the Basic challenge (not a CSRF refusal) to be sent again with the login.
+     */
+    @Test
+    void aBrowsersChangeWithoutCredentialsIsChallengedBeforeItsCsrfTokenIsChecked() throws Exception {
+        mvc.perform(post("/admin/vouchers").header("Sec-Fetch-Site", "same-origin").header("X-XSRF-TOKEN", "any")
+                .contentType(MediaType.APPLICATION_JSON).content(VALID))
+                .andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("admin-credentials-missing"))
+                .andExpect(header().string("WWW-Authenticate", "Basic realm=\"seckill-admin\""));
+        verifyNoInteractions(vouchers);
+    }
+
     @Test
     void anInvalidVoucherNamesEveryBadField() throws Exception {
         create("{\"title\":\" \",\"price\":1.001,\"stock\":-1," + TIMES + "}", admin())
