@@ -20,8 +20,10 @@ import org.springframework.validation.annotation.Validated;
  * @param orders             {@code POST /seckill/{id}} per shopper; the default lets the JMeter storm's 20
  *                           simultaneous requests of one shopper through and cuts a flood to a trickle
  * @param orderReads         {@code GET /orders/...} per shopper (a page polling its order once a second fits)
- * @param adminLoginFailures failed admin logins per client address; once spent, that address gets 429 on the
- *                           admin side, right password or not, until the window has room again
+ * @param adminLoginFailures failed admin logins per client address and user name; once spent, that address gets
+ *                           429 on the admin side for that user name, right password or not, until the window has
+ *                           room again. Failures from other addresses, or under other user names, never count
+ *                           against it, so a stranger cannot lock the admin out
  * @param tickets            {@code POST /seckill/{id}/ticket} per shopper
  * @param challenges         {@code GET /seckill/{id}/challenge} per shopper
  */
@@ -70,7 +72,9 @@ public record RateLimitSettings(@NotNull @Valid Limit orders, @NotNull @Valid Li
     }
 
     /**
-     * @param permits failed admin logins per client address in each window
+     * @param permits failed admin logins per client address and user name in each window; once spent, that
+     *                address gets 429 for that user name, right password or not. Failures elsewhere never count
+     *                against it: a stranger cannot lock the admin out from another address or with another name
      * @param per     the window of the failed-login limit
      */
     record AdminLoginFailuresLimit(@DefaultValue("10") @Positive long permits,

@@ -22,7 +22,9 @@ record ShopBehindNginx(ConfigurableApplicationContext app, Nginx nginx, Api api,
     /** With these settings too (e.g. purchase tickets on). */
     static ShopBehindNginx start(String instanceId, Map<String, String> settings) {
         Map<String, String> all = new HashMap<>(settings);
+        // test shoppers only on an instance that listens on loopback (it refuses to start otherwise), as scripts/cluster runs it
         all.put("seckill.sign-in.test-shoppers", "true");
+        all.put("server.address", "127.0.0.1");
         ConfigurableApplicationContext app = Instances.start("async", instanceId, all);
         Nginx nginx = Nginx.start(Instances.port(app), "");
         return new ShopBehindNginx(app, nginx, new Api(Instances.port(app)), "http://127.0.0.1:" + nginx.port());

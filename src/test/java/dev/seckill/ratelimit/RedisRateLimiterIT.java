@@ -50,7 +50,7 @@ class RedisRateLimiterIT {
 
     @Test
     void aLimiterThatExpiredHasCountedNothing() {
-        String key = "admin-login-failures:{10.0.0.1}";
+        String key = "admin-login-failures:{10.0.0.1}:0123456789abcdef0123456789abcdef";
         limiter.tryAcquire(key, TWO_A_MINUTE);
         limiter.tryAcquire(key, TWO_A_MINUTE);
         assertThat(limiter.isExhausted(key)).isTrue();

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.Api;
 import dev.seckill.support.Instances;
-import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.NginxFrontedTest;
 import dev.seckill.support.RawHttp;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
@@ -30,12 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The limits are shared by every instance (a second instance runs beside the test's), answer 429
- * {@code rate-limited} with {@code Retry-After}, and a flood changes nothing but what one request may.
+ * {@code rate-limited} with {@code Retry-After}, and a flood changes nothing but what one request may. Failed admin
+ * logins are counted per client address and user name, also as Nginx tells the address (the repository's rules in
+ * front of the test's instance), so a stranger cannot lock the admin out.
  */
 @ExtendWith(OutputCaptureExtension.class)
 // Sync, as the second instance: the one order is in MySQL when its 201 comes.
 @TestPropertySource(properties = "seckill.mode=sync")
-class RateLimitIT extends IntegrationTest {
+class RateLimitIT extends NginxFrontedTest {
 
     static ConfigurableApplicationContext second;
 
@@ -158,6 +160,38 @@ class RateLimitIT extends IntegrationTest {
                 .isEqualTo(200);
         assertThat(output.getAll()).contains("Admin login failed for user '" + TestServers.ADMIN_USER + "' from " + address)
                 .doesNotContain("guess-" + address);
+    }
+
+    /**
+     * Through Nginx, from addresses of this machine that Nginx does not exempt: the stranger's failures spend only
+     * their own address's tries for that user name.
+     */
+    @Test
+    void aStrangersFailedLoginsLockOutNeitherAnotherAddressNorAnotherUserName() {
+        String run = "127.31." + (1 + (int) (Math.random() * 250));
+        String stranger = run + ".1";
+        String admin = run + ".2";
+        String wrong = basic(TestServers.ADMIN_USER, "guess");
+        String right = basic(TestServers.ADMIN_USER, TestServers.ADMIN_PASSWORD);
+        for (int i = 0; i < 10; i++) {
+            adminUi(stranger, wrong).expectProblem(401, "admin-credentials-invalid");
+        }
+        RawHttp.Answer spent = adminUi(stranger, right);
+        spent.expectProblem(429, "rate-limited");
+        assertThat(spent.header("Retry-After")).isEqualTo("60");
+
+        assertThat(adminUi(admin, right).status()).as("the admin, from another address").isEqualTo(200);
+
+        // a stranger at the admin's own address, guessing under another user name, spends only that name's tries
+        for (int i = 0; i < 10; i++) {
+            adminUi(admin, basic("root", "guess-" + i)).expectProblem(401, "admin-credentials-invalid");
+        }
+        adminUi(admin, basic("root", "guess")).expectProblem(429, "rate-limited");
+        assertThat(adminUi(admin, right).status()).as("the admin's user name, from that address").isEqualTo(200);
+    }
+
+    private RawHttp.Answer adminUi(String from, String authorization) {
+        return RawHttp.send(from, nginx.port(), "GET /admin/ui", null, "Authorization", authorization);
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.observation.SecurityObservationSettings;
@@ -31,7 +32,6 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
 import org.springframework.security.web.authentication.session.NullAuthenticatedSessionStrategy;
-import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.util.matcher.AnyRequestMatcher;
 import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
@@ -78,16 +78,17 @@ public class SecurityConfiguration {
         return stateless(http, false).build();
     }
 
-    /** The admin side: HTTP Basic; a spent address is refused before its password is checked. */
+    /** The admin side: HTTP Basic; a spent address and user name is refused before the password is checked. */
     @Bean
     @Order(1)
-    SecurityFilterChain adminChain(HttpSecurity http, AdminLoginLimiter loginLimiter) {
+    SecurityFilterChain adminChain(HttpSecurity http, AdminLoginLimiter loginLimiter, AuthSettings settings) {
         http.securityMatcher("/admin/**", "/actuator/**")
                 // A browser that once signed in to the admin pages sends the Basic credentials by itself,
                 // also with a request another site makes it send: every change from a browser needs the
-                // page's CSRF token. Scripts (curl, JMeter) send their credentials on purpose and no
-                // Sec-Fetch-Site header, so the JSON API stays as it was for them.
-                .csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                // page's CSRF token, signed for these credentials. Scripts (curl, JMeter) send their
+                // credentials on purpose and no Sec-Fetch-Site header, so the JSON API stays as it was for them.
+                .csrf(csrf -> csrf.csrfTokenRepository(new SignedCsrfTokens(settings.tokenSecret(), SignedCsrfTokens.ADMIN_LOGIN))
+                        .csrfTokenRequestHandler(new SameOriginCsrfTokens())
                         .requireCsrfProtectionMatcher(SecurityConfiguration::browserChange)
                         .sessionAuthenticationStrategy(new NullAuthenticatedSessionStrategy()))
                 .headers(headers -> headers.contentSecurityPolicy(policy -> policy.policyDirectives(PAGE_POLICY)))
@@ -108,7 +109,7 @@ public class SecurityConfiguration {
      */
     @Bean
     @Order(2)
-    SecurityFilterChain pageChain(HttpSecurity http, JwtDecoder shopperTokenDecoder) {
+    SecurityFilterChain pageChain(HttpSecurity http, JwtDecoder shopperTokenDecoder, AuthSettings settings) {
         http.securityMatcher(PAGE_PATHS)
                 .authorizeHttpRequests(rules -> rules
                         .requestMatchers(PAGE_SHOPPER_PATHS).hasRole("SHOPPER")
@@ -119,7 +120,10 @@ public class SecurityConfiguration {
                 .addFilterAt(cookieTokenFilter(shopperTokenDecoder), BasicAuthenticationFilter.class)
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(ShopperCookie.signInAgain())
                         .accessDeniedHandler(SecurityProblems.accessDenied()))
-                .csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse())
+                // A CSRF token made for this shopper's cookie (or, before sign-in, for no one) by this server: a cookie
+                // and header pair that someone else set up, or a token of another shopper, is refused.
+                .csrf(csrf -> csrf.csrfTokenRepository(new SignedCsrfTokens(settings.tokenSecret(), SignedCsrfTokens.SHOPPER_COOKIE))
+                        .csrfTokenRequestHandler(new SameOriginCsrfTokens())
                         .sessionAuthenticationStrategy(new NullAuthenticatedSessionStrategy()))
                 .headers(headers -> headers.contentSecurityPolicy(policy -> policy.policyDirectives(PAGE_POLICY)));
         return stateless(http, true).build();
@@ -154,11 +158,18 @@ public class SecurityConfiguration {
         return stateless(http, false).build();
     }
 
-    /** A change (not GET, HEAD, OPTIONS, TRACE) that a browser sends: it names its fetch site. */
+    /**
+     * A change (not GET, HEAD, OPTIONS, TRACE) that a browser sends (it names its fetch site) with credentials. One
+     * without an {@code Authorization} header can change nothing here: it is answered 401 and its Basic challenge
+     * first. That matters because the CSRF token is signed for the credentials, and a browser sends the admin's
+     * cached login up front only below the page's own folder: the admin page's call to {@code /admin/vouchers} goes
+     * out bare, and is sent again with the login once challenged.
+     */
     static boolean browserChange(HttpServletRequest request) {
         String method = request.getMethod();
         boolean safe = "GET".equals(method) || "HEAD".equals(method) || "OPTIONS".equals(method) || "TRACE".equals(method);
-        return !safe && (request.getHeader("Sec-Fetch-Site") != null || request.getRequestURI().startsWith("/admin/ui/"));
+        return !safe && request.getHeader(HttpHeaders.AUTHORIZATION) != null
+                && (request.getHeader("Sec-Fetch-Site") != null || request.getRequestURI().startsWith("/admin/ui/"));
     }
 
     private static RequestMatcher shopperPaths() {

@@ -8,6 +8,7 @@ import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.RedisRateLimiter;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
+import dev.seckill.support.TestServers;
 import dev.seckill.voucher.CreateVoucherRequest;
 import dev.seckill.voucher.StockResetRequest;
 import dev.seckill.voucher.VoucherService;
@@ -30,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
-import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.ArgumentMatchers.startsWith;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -85,16 +86,19 @@ class VoucherAdminControllerTest {
     }
 
     @Test
-    void aWrongPasswordIsRefusedAndCountedAgainstTheAddress() throws Exception {
+    void aWrongPasswordIsRefusedAndCountedAgainstTheAddressAndUser() throws Exception {
         create(VALID, admin("guess")).andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.code").value("admin-credentials-invalid"));
-        verify(loginFailures).tryAcquire(eq("admin-login-failures:{127.0.0.1}"), any(RateLimitSettings.Limit.class));
+        ArgumentCaptor<String> key = ArgumentCaptor.forClass(String.class);
+        verify(loginFailures).tryAcquire(key.capture(), any(RateLimitSettings.Limit.class));
+        assertThat(key.getValue()).startsWith("admin-login-failures:{127.0.0.1}:").doesNotContain(TestServers.ADMIN_USER);
+        verify(loginFailures).isExhausted(key.getValue());
         verifyNoInteractions(vouchers);
     }
 
     @Test
-    void anAddressThatSpentItsFailuresIsRefusedEvenWithTheRightPassword() throws Exception {
-        given(loginFailures.isExhausted("admin-login-failures:{127.0.0.1}")).willReturn(true);
+    void aSpentAddressAndUserIsRefusedEvenWithTheRightPassword() throws Exception {
+        given(loginFailures.isExhausted(startsWith("admin-login-failures:{127.0.0.1}:"))).willReturn(true);
 
         create(VALID, admin()).andExpect(status().isTooManyRequests()).andExpect(jsonPath("$.code").value("rate-limited"))
                 .andExpect(header().string("Retry-After", "60"));
@@ -106,6 +110,19 @@ class VoucherAdminControllerTest {
         mvc.perform(post("/admin/vouchers").header("Authorization", admin()).header("Sec-Fetch-Site", "cross-site")
                 .contentType(MediaType.APPLICATION_JSON).content(VALID))
                 .andExpect(status().isForbidden()).andExpect(jsonPath("$.code").value("csrf-rejected"));
+        verifyNoInteractions(vouchers);
+    }
+
+    /**
+     * A browser sends the admin's cached login up front only below the page's folder: the new-voucher page's call
+     * goes out bare first, and must get the Basic challenge (not a CSRF refusal) to be sent again with the login.
+     */
+    @Test
+    void aBrowsersChangeWithoutCredentialsIsChallengedBeforeItsCsrfTokenIsChecked() throws Exception {
+        mvc.perform(post("/admin/vouchers").header("Sec-Fetch-Site", "same-origin").header("X-XSRF-TOKEN", "any")
+                .contentType(MediaType.APPLICATION_JSON).content(VALID))
+                .andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("admin-credentials-missing"))
+                .andExpect(header().string("WWW-Authenticate", "Basic realm=\"seckill-admin\""));
         verifyNoInteractions(vouchers);
     }
 
