@@ -34,7 +34,12 @@ public final class RefusalAnswers {
             Map.entry(Reason.ORDER_EXPIRED, new Answer(409, "order-expired", null)),
             Map.entry(Reason.ORDER_CANCELLED, new Answer(409, "order-cancelled", null)),
             Map.entry(Reason.ORDER_REFUNDED, new Answer(409, "order-refunded", null)),
-            Map.entry(Reason.PAYMENT_UNAVAILABLE, new Answer(503, "payment-unavailable", "1"))));
+            Map.entry(Reason.PAYMENT_UNAVAILABLE, new Answer(503, "payment-unavailable", "1")),
+            Map.entry(Reason.TICKET_REQUIRED, new Answer(403, "ticket-required", null)),
+            Map.entry(Reason.TICKET_INVALID, new Answer(403, "ticket-invalid", null)),
+            Map.entry(Reason.CHALLENGE_REQUIRED, new Answer(403, "challenge-required", null)),
+            Map.entry(Reason.CHALLENGE_INVALID, new Answer(403, "challenge-invalid", null)),
+            Map.entry(Reason.CHALLENGE_SPENT, new Answer(409, "challenge-spent", null))));
 
     private RefusalAnswers() {
     }
