@@ -11,20 +11,26 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import dev.seckill.support.NginxFrontedTest;
 import dev.seckill.support.Nginx;
 import dev.seckill.support.RawHttp;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * What Nginx answers itself, with the cluster's own rules in front of a real instance: problems with
- * stable codes, never its HTML pages; and its per-address limits, which leave the load tools' 127.0.0.1
- * alone and limit any other address (here 127.0.0.2, another address of this machine).
+ * stable codes, never its HTML pages (and what the instance's container answers itself, the same way); and
+ * its per-address limits, which leave the load tools' 127.0.0.1 alone and limit any other address (here
+ * 127.0.0.2, another address of this machine).
  */
 class EdgeIT extends NginxFrontedTest {
 
@@ -112,6 +118,38 @@ class EdgeIT extends NginxFrontedTest {
             acceptor.start();
             RawHttp.send(impatient.port(), "GET /vouchers").expectProblem(504, "gateway-timeout");
         }
+    }
+
+    /**
+     * The instance's container answers these itself (Tomcat, or a handler's sendError): a problem with a code too,
+     * and GET /error is no page of Spring Boot's (it was 500 {"status":999}) but a path like any other.
+     */
+    static Stream<Arguments> refusedByTheInstance() {
+        return Stream.of(
+                arguments("TRACE / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 405, "method-not-allowed"),
+                arguments("POST /seckill/1 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json"
+                        + "\r\nConnection: close\r\n\r\n{}", 501, "not-implemented"),
+                arguments("GET /vouchers HTTP/2.0\r\nHost: localhost\r\n\r\n", 505, "http-version-not-supported"),
+                arguments("GET /vouchers/" + "1".repeat(12 * 1024) + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                        400, "bad-request"),
+                arguments("GET /error HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 404, "not-found"),
+                arguments("GET /css/seckill.css HTTP/1.1\r\nHost: localhost\r\nRange: bytes=10000000-\r\nConnection: close\r\n\r\n",
+                        416, "range-not-satisfiable"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("refusedByTheInstance")
+    void everyRequestTheContainerRefusesIsAProblemWithItsCode(String request, int status, String code) {
+        RawHttp.Answer answer = RawHttp.sendRaw("127.0.0.1", port, request);
+        answer.expectProblem(status, code);
+        assertThat(answer.header("X-Instance-Id")).as(answer.body()).isEqualTo("test-instance");
+    }
+
+    @Test
+    void theErrorPathThroughNginxIsNotFound() {
+        RawHttp.Answer answer = RawHttp.send(nginx.port(), "GET /error");
+        answer.expectProblem(404, "not-found");
+        assertThat(answer.body()).doesNotContain("999");
     }
 
     private Map<Integer, AtomicInteger> burst(String from, String requestLine, String token, int requests) throws Exception {
