@@ -120,6 +120,36 @@ class EdgeIT extends NginxFrontedTest {
         }
     }
 
+    /** Requests Nginx refuses itself, most before it has chosen a location: each its own problem, never HTML. */
+    static Stream<Arguments> refusedByNginx() {
+        String longUrl = "/vouchers/" + "1".repeat(12 * 1024);
+        StringBuilder manyHeaders = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            manyHeaders.append("X-Filler-").append(i).append(": ").append("x".repeat(1_000)).append("\r\n");
+        }
+        return Stream.of(
+                arguments("TRACE / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 405, "method-not-allowed"),
+                arguments("TRACE /admin/vouchers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 405,
+                        "method-not-allowed"),
+                arguments("GET " + longUrl + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 414, "uri-too-long"),
+                arguments("GET /vouchers HTTP/1.1\r\nHost: localhost\r\n" + manyHeaders + "Connection: close\r\n\r\n", 431,
+                        "header-too-large"),
+                arguments("POST /seckill/1 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip\r\nContent-Type: application/json"
+                        + "\r\nConnection: close\r\n\r\n{}", 501, "not-implemented"),
+                arguments("GET /vouchers HTTP/2.0\r\nHost: localhost\r\n\r\n", 505, "http-version-not-supported"),
+                arguments("GET /vouchers HTTP/1.1\r\nConnection: close\r\n\r\n", 400, "bad-request"),
+                arguments("POST /seckill/1 HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad-request"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("refusedByNginx")
+    void everyRequestNginxRefusesItselfIsAProblemWithItsCode(String request, int status, String code) {
+        RawHttp.Answer answer = RawHttp.sendRaw("127.0.0.1", nginx.port(), request);
+        answer.expectProblem(status, code);
+        assertThat(answer.header("X-Instance-Id")).as(answer.body()).isEqualTo("nginx");
+        assertThat(answer.body()).doesNotContain("<html");
+    }
+
     /**
      * The instance's container answers these itself (Tomcat, or a handler's sendError): a problem with a code too,
      * and GET /error is no page of Spring Boot's (it was 500 {"status":999}) but a path like any other.
