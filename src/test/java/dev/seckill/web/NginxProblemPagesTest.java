@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * nginx/seckill-server.conf read as text, for what no request in EdgeIT reaches (Nginx's 500, a 503): every
  * error_page leads to one of its problem pages, each an internal problem+json body whose status is the one it
- * answers with and whose code docs/api.md lists.
+ * answers with and whose code docs/api.md lists; and every location that passes requests to the instances has a
+ * per-address limit, so a route added later cannot be a door without one.
  */
 class NginxProblemPagesTest {
 
@@ -39,7 +40,7 @@ class NginxProblemPagesTest {
         while (location.find()) {
             locations.put(location.group(2), location.group(3));
         }
-        assertThat(locations).containsKeys("/", "/seckill/");
+        assertThat(locations).containsKeys("/", "/seckill/", "/admin", "/actuator");
     }
 
     @Test
@@ -72,5 +73,14 @@ class NginxProblemPagesTest {
             assertThat(api).as("docs/api.md lists the code of %s", uri).contains("`" + code + "`");
         }
         assertThat(pages).isGreaterThanOrEqualTo(12);
+    }
+
+    @Test
+    void everyLocationThatReachesTheInstancesHasAPerAddressLimit() {
+        locations.forEach((path, block) -> {
+            if (block.contains("include proxy.conf;")) {
+                assertThat(block).as("location %s", path).containsPattern("limit_req\\s+zone=\\w+_per_ip");
+            }
+        });
     }
 }
