@@ -1,5 +1,6 @@
 package dev.seckill.web;
 
+import dev.seckill.InstanceIdentity;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -11,6 +12,12 @@ import org.springframework.stereotype.Component;
 @Component
 class TomcatProblemPages implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
+    private final String instanceId;
+
+    TomcatProblemPages(InstanceIdentity identity) {
+        this.instanceId = identity.instanceId();
+    }
+
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
         factory.addContextCustomizers(context -> {
@@ -21,7 +28,7 @@ class TomcatProblemPages implements WebServerFactoryCustomizer<TomcatServletWebS
                     }
                 }
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
-                host.getPipeline().addValve(new ProblemErrorReportValve());
+                host.getPipeline().addValve(new ProblemErrorReportValve(instanceId));
             }
         });
     }

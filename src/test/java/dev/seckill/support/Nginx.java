@@ -14,8 +14,8 @@ import org.awaitility.Awaitility;
 
 /**
  * A real Nginx in front of a test instance, with the repository's own rules (nginx/seckill-http.conf,
- * seckill-server.conf, proxy.conf) and only the upstream, the port and the exempt addresses of its own,
- * so what the tests prove is what the cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
+ * seckill-server.conf, proxy.conf) and only the upstream, the port, the server's name and the exempt addresses of
+ * its own, so what the tests prove is what the cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
  * per-IP limits; a test that wants to be limited connects from another loopback address.
  */
 public final class Nginx implements AutoCloseable {
@@ -78,6 +78,7 @@ public final class Nginx implements AutoCloseable {
                         }
                         server {
                             listen 127.0.0.1:%3$d;
+                            server_name localhost;
                             %4$s
                             include seckill-server.conf;
                         }

@@ -33,12 +33,26 @@ public final class RawHttp {
             request.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
         }
         request.append("\r\n");
+        return exchange(fromAddress, port, request.toString().getBytes(StandardCharsets.ISO_8859_1), content, requestLine);
+    }
+
+    /**
+     * {@code request} on the wire exactly as given (request line, headers, blank line and body; ISO-8859-1), for
+     * what {@link #send} cannot spell: another HTTP version, another Host, a Transfer-Encoding. It should ask the
+     * server to close ({@code Connection: close}, or HTTP/1.0): the answer is read to the end of the stream.
+     */
+    public static Answer sendRaw(String fromAddress, int port, String request) {
+        return exchange(fromAddress, port, request.getBytes(StandardCharsets.ISO_8859_1), new byte[0],
+                request.lines().findFirst().orElse(""));
+    }
+
+    private static Answer exchange(String fromAddress, int port, byte[] head, byte[] content, String requestLine) {
         try (Socket socket = new Socket()) {
             socket.bind(new InetSocketAddress(fromAddress, 0));
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
             OutputStream out = socket.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
+            out.write(head);
             try {
                 out.write(content);
                 out.flush();
@@ -47,7 +61,8 @@ public final class RawHttp {
             }
             return parse(socket.getInputStream().readAllBytes());
         } catch (IOException e) {
-            throw new IllegalStateException("Request '" + requestLine + "' to port " + port + " failed: " + e, e);
+            String shown = requestLine.length() > 120 ? requestLine.substring(0, 120) + "..." : requestLine;
+            throw new IllegalStateException("Request '" + shown + "' to port " + port + " failed: " + e, e);
         }
     }
 
@@ -77,10 +92,16 @@ public final class RawHttp {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
 
-        /** Same checks as {@link Api.Response#expectProblem}, for a raw answer. */
+        /**
+         * Same checks as {@link Api.Response#expectProblem}, for a raw answer, and the body's {@code status} is the
+         * answer's.
+         */
         public Answer expectProblem(int expectedStatus, String expectedCode) {
             Api.Response response = new Api.Response(status, contentType(), header("X-Instance-Id"), body);
             response.expectProblem(expectedStatus, expectedCode);
+            if (response.json().path("status").asInt() != status) {
+                throw new AssertionError("The problem's status field is not the answer's " + status + ": " + body);
+            }
             return this;
         }
 
