@@ -52,12 +52,12 @@ class PayOrCancelBrowserIT {
         long toPay = api.createVoucher(1);
         long toExpire = api.createVoucher(1);
         try (Browser browser = Browser.start(1000, 720)) {
-            signInAsTestShopper(browser, "/sales/" + toCancel);
+            shop.signInAsTestShopper(browser, "/sales/" + toCancel);
             String cancelled = buy(browser);
             assertThat(browser.find("#pay-timer").getText()).matches("Pay now — 1[45]:\\d\\d left");
             browser.screenshot("shop-voucher-pay-now");
             browser.find("#cancel").click();
-            awaitStatus(browser, "CANCELLED");
+            ShopBehindNginx.awaitStatus(browser, "CANCELLED", Duration.ofSeconds(20));
             assertThat(browser.find("#order-status").getText()).isEqualTo("Cancelled — the unit went back on sale");
             assertThat(browser.find("#order-box").isDisplayed()).isFalse();
             assertThat(statusInMySql(cancelled)).isEqualTo("CANCELLED");
@@ -73,7 +73,7 @@ class PayOrCancelBrowserIT {
             awaitRow(browser, paid, "Paid");
 
             browser.open(base + "/sales/" + toPay);
-            awaitStatus(browser, "PAID");
+            ShopBehindNginx.awaitStatus(browser, "PAID", Duration.ofSeconds(20));
             assertThat(browser.find("#order-status").getText()).as("a returning shopper sees their order").isEqualTo("Paid");
             assertThat(browser.find("#countdown").getText()).as("paid: no unit can come back").isEqualTo("Sold out");
 
@@ -88,7 +88,7 @@ class PayOrCancelBrowserIT {
                     Long.parseLong(expired));
             // Arriving now, the shopper finds a window with no time left: the page reads the order until a scan ends it.
             browser.open(base + "/sales/" + toExpire);
-            awaitStatus(browser, "EXPIRED");
+            ShopBehindNginx.awaitStatus(browser, "EXPIRED", Duration.ofSeconds(20));
             assertThat(browser.find("#order-status").getText())
                     .isEqualTo("Expired — the payment window ran out; the unit went back on sale");
             assertThat(statusInMySql(expired)).isEqualTo("EXPIRED");
@@ -101,7 +101,7 @@ class PayOrCancelBrowserIT {
     void myOrdersSaysEachStateAndPaysOrCancelsThoseAwaitingPayment() {
         long[] vouchers = {api.createVoucher(5), api.createVoucher(5), api.createVoucher(5), api.createVoucher(5)};
         try (Browser browser = Browser.start(1000, 680)) {
-            signInAsTestShopper(browser, "/sales/" + vouchers[0]);
+            shop.signInAsTestShopper(browser, "/sales/" + vouchers[0]);
             String paid = buy(browser);
             browser.find("#pay").click();
             browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().startsWith(base + "/sandbox/checkout/"));
@@ -109,7 +109,7 @@ class PayOrCancelBrowserIT {
             browser.open(base + "/sales/" + vouchers[1]);
             String cancelled = buy(browser);
             browser.find("#cancel").click();
-            awaitStatus(browser, "CANCELLED");
+            ShopBehindNginx.awaitStatus(browser, "CANCELLED", Duration.ofSeconds(20));
             browser.open(base + "/sales/" + vouchers[2]);
             String expired = buy(browser);
             jdbc.update("UPDATE voucher_order SET pay_by = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(3)) WHERE id = ?",
@@ -140,7 +140,7 @@ class PayOrCancelBrowserIT {
         WebElement buy = browser.find("#buy");
         browser.await(Duration.ofSeconds(10)).until(driver -> buy.isEnabled());
         buy.click();
-        awaitStatus(browser, "AWAITING_PAYMENT");
+        ShopBehindNginx.awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(20));
         browser.await(Duration.ofSeconds(5)).until(driver -> browser.find("#pay-timer").getText().startsWith("Pay now"));
         return browser.find("#order-status").getDomAttribute("data-order");
     }
@@ -174,17 +174,5 @@ class PayOrCancelBrowserIT {
         return jdbc.queryForObject("SELECT status FROM voucher_order WHERE id = ?", String.class, Long.parseLong(orderId));
     }
 
-    private static void signInAsTestShopper(Browser browser, String next) {
-        browser.open(base + "/sign-in?next=" + next);
-        browser.find("#test-shopper").click();
-        browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().equals(base + next));
-    }
 
-    private static void awaitStatus(Browser browser, String kind) {
-        try {
-            browser.await(Duration.ofSeconds(15)).until(driver -> kind.equals(browser.find("#order-status").getDomAttribute("data-kind")));
-        } catch (TimeoutException e) {
-            throw new AssertionError("status never became " + kind + "; it says " + browser.find("#order-status").getText(), e);
-        }
-    }
 }

@@ -54,7 +54,7 @@ class ShopPagesBrowserIT {
         // 9 s: time for Chromium and the sign-in on a busy machine (5 s was not), and still "Starts in 00:00:0x".
         long voucherId = api.createVoucher(5, Instant.now().plusSeconds(9), Instant.now().plusSeconds(3600));
         try (Browser browser = Browser.start(1280, 900)) {
-            signInAsTestShopper(browser, "/sales/" + voucherId);
+            shop.signInAsTestShopper(browser, "/sales/" + voucherId);
             WebElement buy = browser.find("#buy");
             assertThat(buy.isEnabled()).as("closed before the start").isFalse();
             assertThat(buy.getText()).isEqualTo("Not on sale yet");
@@ -64,7 +64,7 @@ class ShopPagesBrowserIT {
             browser.await(Duration.ofSeconds(15)).until(driver -> buy.isEnabled());
             assertThat(browser.find("#countdown").getText()).startsWith("On sale");
             buy.click();
-            awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(30));
+            ShopBehindNginx.awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(30));
             assertThat(browser.find("#order-status").getText()).matches("Order \\d+ is yours once it is paid\\.");
             assertThat(browser.find("#pay-timer").getText()).matches("Pay now — 1[45]:\\d\\d left");
 
@@ -81,7 +81,7 @@ class ShopPagesBrowserIT {
         api.awaitNoPendingOrders(soldBefore, Duration.ofSeconds(10));
         long soldWhileOpen = api.createVoucher(1);
         try (Browser browser = Browser.start(1280, 900)) {
-            signInAsTestShopper(browser, "/sales/" + soldBefore);
+            shop.signInAsTestShopper(browser, "/sales/" + soldBefore);
             WebElement buy = browser.find("#buy");
             browser.await(Duration.ofSeconds(5)).until(driver -> "Sold out".equals(buy.getText()));
             assertThat(buy.isEnabled()).isFalse();
@@ -93,7 +93,7 @@ class ShopPagesBrowserIT {
             browser.await(Duration.ofSeconds(5)).until(driver -> open.isEnabled());
             api.seckill(soldWhileOpen, api.mintShoppers(1).get(0)).expectStatus(202);
             open.click();
-            awaitStatus(browser, "sold-out", Duration.ofSeconds(10));
+            ShopBehindNginx.awaitStatus(browser, "sold-out", Duration.ofSeconds(10));
             assertThat(browser.find("#order-status").getText()).isEqualTo("Sold out: every unit has been taken.");
             assertThat(open.isEnabled()).isFalse();
             browser.screenshot("shop-voucher-sold-out");
@@ -104,7 +104,7 @@ class ShopPagesBrowserIT {
     void aDoubleClickSendsOneRequestAndMakesOneOrder() throws Exception {
         long voucherId = api.createVoucher(10);
         try (Browser browser = Browser.start(1280, 900)) {
-            signInAsTestShopper(browser, "/sales/" + voucherId);
+            shop.signInAsTestShopper(browser, "/sales/" + voucherId);
             WebElement buy = browser.find("#buy");
             browser.await(Duration.ofSeconds(5)).until(driver -> buy.isEnabled());
             browser.script("""
@@ -115,7 +115,7 @@ class ShopPagesBrowserIT {
                       return send.apply(this, arguments);
                     };""");
             new Actions(browser.driver()).doubleClick(buy).click(buy).perform();
-            awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(30));
+            ShopBehindNginx.awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(30));
             assertThat(((Number) browser.script("return window.purchases;")).intValue()).as("purchase requests").isOne();
         }
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(10));
@@ -128,7 +128,7 @@ class ShopPagesBrowserIT {
         long voucherId = api.createVoucher(3, Instant.now().plusSeconds(600), Instant.now().plusSeconds(3600));
         try (Browser phone = Browser.start(390, 844)) {
             checkPage(phone, "/sign-in", "phone-sign-in");
-            signInAsTestShopper(phone, "/");
+            shop.signInAsTestShopper(phone, "/");
             for (String path : List.of("/", "/sales/" + voucherId, "/my/orders")) {
                 checkPage(phone, path, "phone" + path.replace('/', '-').replaceAll("-\\d+$", "-voucher"));
             }
@@ -143,26 +143,6 @@ class ShopPagesBrowserIT {
         browser.screenshot(screenshot.equals("phone-") ? "phone-sales" : screenshot);
     }
 
-    /** Through the sign-in page's own form (and its CSRF token), as a person would. */
-    private static void signInAsTestShopper(Browser browser, String next) {
-        browser.open(base + "/sign-in?next=" + next);
-        browser.find("#test-shopper").click();
-        browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().equals(base + next));
-    }
 
-    /** Waits for the order status to say {@code kind}; a timeout says what it said instead. */
-    private static void awaitStatus(Browser browser, String kind, Duration timeout) {
-        try {
-            browser.await(timeout).until(driver -> kind.equals(status(browser)));
-        } catch (org.openqa.selenium.TimeoutException e) {
-            throw new AssertionError("status never became " + kind + "; it says [" + status(browser) + "] "
-                    + browser.find("#order-status").getText() + " (page's server time "
-                    + browser.script("return window.seckillClock.now();") + ", sale from "
-                    + browser.find("#countdown").getDomAttribute("data-begin") + ")", e);
-        }
-    }
 
-    private static String status(Browser browser) {
-        return browser.find("#order-status").getDomAttribute("data-kind");
-    }
 }

@@ -54,7 +54,7 @@ class TicketBuyBrowserIT {
         Instant opens = Instant.now().plusSeconds(12);
         long voucher = api.createVoucher(3, opens, opens.plusSeconds(3_600));
         try (Browser browser = Browser.start(1000, 720)) {
-            signInAsTestShopper(browser, "/sales/" + voucher);
+            shop.signInAsTestShopper(browser, "/sales/" + voucher);
             WebElement buy = browser.find("#buy");
             assertThat(buy.isEnabled()).as("before the sale opens").isFalse();
 
@@ -64,7 +64,7 @@ class TicketBuyBrowserIT {
 
             browser.await(Duration.ofSeconds(30)).until(driver -> buy.isEnabled());
             buy.click();
-            awaitStatus(browser, "AWAITING_PAYMENT");
+            ShopBehindNginx.awaitStatus(browser, "AWAITING_PAYMENT", Duration.ofSeconds(20));
             assertThat(browser.find("#order-status").getDomAttribute("data-order")).isNotBlank();
             assertThat(api.audit(voucher).path("orders").asLong()).isEqualTo(1);
             // The spent solution is not asked twice: the widget has solved the next one, or is solving it.
@@ -82,7 +82,7 @@ class TicketBuyBrowserIT {
         long voucher = api.createVoucher(1, Instant.now().plusSeconds(3_600), Instant.now().plusSeconds(7_200));
         List<Long> took = new ArrayList<>();
         try (Browser browser = Browser.start(1000, 720)) {
-            signInAsTestShopper(browser, "/sales/" + voucher);
+            shop.signInAsTestShopper(browser, "/sales/" + voucher);
             for (int load = 0; load < 9; load++) {
                 browser.open(base + "/sales/" + voucher);
                 took.add(JSON.readTree(Base64.getDecoder().decode(awaitSolution(browser))).path("took").asLong(-1));
@@ -111,17 +111,5 @@ class TicketBuyBrowserIT {
         return payload;
     }
 
-    private static void signInAsTestShopper(Browser browser, String next) {
-        browser.open(base + "/sign-in?next=" + next);
-        browser.find("#test-shopper").click();
-        browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().equals(base + next));
-    }
 
-    private static void awaitStatus(Browser browser, String kind) {
-        try {
-            browser.await(Duration.ofSeconds(20)).until(driver -> kind.equals(browser.find("#order-status").getDomAttribute("data-kind")));
-        } catch (TimeoutException e) {
-            throw new AssertionError("status never became " + kind + "; it says " + browser.find("#order-status").getText(), e);
-        }
-    }
 }
