@@ -89,7 +89,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Arguments ({@code --name value}): {@code --base} (Nginx, http://127.0.0.1:9180), {@code --instances} (the
  * instances' ports for Prometheus, 9181,9182), {@code --pids} (theirs, for round cpu), {@code --db} (the cluster's
  * database), {@code --rounds} (warm,off | warm-tickets,on,smart,cpu ...), {@code --warm} 2000, {@code --bots} 500,
- * {@code --crowd} 200, {@code --stock} 100, {@code --lead} 20 ({@code --smart-lead} 60 for round smart, whose bots
+ * {@code --crowd} 200, {@code --stock} 100, {@code --lead} 30 ({@code --smart-lead} 60 for round smart, whose bots
  * solve their challenges before the opening too), {@code --seed} 42, {@code --reaction-ms} 150-1500,
  * {@code --verifications} 2000, {@code --reps} 5 (after one burst of each kind of {@code --warmup} 10000),
  * {@code --cpu-difficulty} 1000, {@code --threads} 8.
@@ -231,7 +231,7 @@ public final class FairStart {
         int[] instances = instancePorts();
         double[] timerBefore = timer(instances);
         // Round smart: the bots' 500 challenges are solved before the opening too, on a loaded machine: a longer lead
-        int lead = smartBots ? intOption("smart-lead", 60) : intOption("lead", 20);
+        int lead = smartBots ? intOption("smart-lead", 60) : intOption("lead", 30);
         Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(lead);
         long voucher = createVoucher(stock, opens, opens.plus(Duration.ofHours(1)), null);
         long t0 = opens.toEpochMilli();
@@ -272,7 +272,9 @@ public final class FairStart {
         for (Future<Solved> solved : botSolved) {
             botSolutions.add(solved.get());
         }
-        sleepUntil(t0 - 1_500);
+        // armed 10 s ahead (Nginx waits 60 s for a request's last byte): on a loaded machine, opening 500 connections
+        // and starting their threads took over 1.5 s once, and the bots fired late
+        sleepUntil(t0 - 10_000);
         List<Armed> armed = new ArrayList<>();
         for (int i = 0; i < botCount; i++) {
             String token = bots.get(i);
