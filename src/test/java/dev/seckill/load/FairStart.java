@@ -1,0 +1,967 @@
+package dev.seckill.load;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+
+import dev.seckill.support.Handshake;
+import dev.seckill.support.Tokens;
+import org.altcha.altcha.Altcha;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A bot and a crowd at a sale's opening, against a running cluster through Nginx (scripts/fair-start runs it, once
+ * with purchase tickets off and once on; docs/security.md, "A fair start", quotes it).
+ *
+ * <p>Each sale round mints {@code --bots} and {@code --crowd} new shoppers and creates a voucher of {@code --stock}
+ * units that opens {@code --lead} seconds on (the instances' default challenge difficulty). Then:
+ * <ul>
+ *   <li><b>bots</b> (round {@code off} and {@code on}) do what a script with a few hundred accounts does: each has its
+ *       purchase request written out before the sale, on an open connection to Nginx, all but its last byte; at the
+ *       opening millisecond the last bytes go out, one after another from one thread. No page, no handshake, one
+ *       request each;</li>
+ *   <li><b>smart bots</b> (round {@code smart}) do the handshake too, as a script can: challenge fetched and solved
+ *       during the countdown, the ticket request written out the same way and fired at the opening millisecond, the
+ *       purchase sent the moment the ticket comes back;</li>
+ *   <li><b>the crowd</b> do what the buy page does: with tickets on, each fetches its challenge during the countdown
+ *       and solves it with ALTCHA's Java solver (the widget's algorithm, in Java, not in a browser: Chromium's
+ *       solve time is TicketBuyBrowserIT's); each clicks at the opening plus a reaction time drawn from
+ *       {@code --reaction-ms} (uniform, {@code --seed}), then asks its ticket (tickets on) and buys with it.</li>
+ * </ul>
+ * Every request is HTTP/1.0 on a connection of its own from 127.0.0.1, which the local cluster's Nginx leaves out
+ * of its per-address limits. After the sale it waits for the async path to write the orders, and counts each
+ * group's units three ways: the purchases answered 201/202, the audit's orders, and MySQL's {@code voucher_order}
+ * rows by shopper. It fails (exit status 1) when they disagree, when the audit is not consistent, or when the
+ * answers show the cluster's ticket setting is not the one the round expects.
+ *
+ * <p>Rounds {@code warm} and {@code warm-tickets} warm new instances up before the sale rounds: {@code --warm}
+ * shoppers buy a voucher of as many units, through challenge and ticket with {@code warm-tickets}.
+ *
+ * <p>Round {@code cpu} prices a verification on the server: bursts of {@code --verifications} ticket requests of
+ * three kinds in turn: with a solved challenge of a voucher of difficulty {@code --cpu-difficulty} (verified); with
+ * the same body for a voucher that asks no challenge (difficulty 0: the body is read and validated, never verified);
+ * with no body for that voucher. Each burst is timed by the instances' own CPU ({@code utime + stime} of
+ * {@code /proc/<pid>/stat}, both instances, less their idle rate measured before and after) and by the Micrometer
+ * timer {@code seckill.tickets.challenge.verification} (both instances' Prometheus sum and count, before and after).
+ * A verification's cost does not depend on the difficulty (one SHA-256 of the salt and number, one HMAC of the
+ * challenge): only the solver's does, so a low one keeps the client's solving short. Last, the same library's
+ * verification is timed in a loop in this JVM (thread CPU).
+ *
+ * <p>Arguments ({@code --name value}): {@code --base} (Nginx, http://127.0.0.1:9180), {@code --instances} (the
+ * instances' ports for Prometheus, 9181,9182), {@code --pids} (theirs, for round cpu), {@code --db} (the cluster's
+ * database), {@code --rounds} (warm,off | warm-tickets,on,smart,cpu ...), {@code --warm} 2000, {@code --bots} 500,
+ * {@code --crowd} 200, {@code --stock} 100, {@code --lead} 30 ({@code --smart-lead} 60 for round smart, whose bots
+ * solve their challenges before the opening too), {@code --seed} 42, {@code --reaction-ms} 150-1500,
+ * {@code --verifications} 2000, {@code --reps} 5 (after one burst of each kind of {@code --warmup} 10000),
+ * {@code --cpu-difficulty} 1000, {@code --threads} 8.
+ * Environment: SECKILL_ADMIN_USER/PASSWORD (admin / seckill-dev-password), SECKILL_DB_HOST/PORT/USER/PASSWORD
+ * (127.0.0.1 / 3306 / root / empty).
+ */
+public final class FairStart {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final Map<String, String> options;
+    private final String host;
+    private final int port;
+    private final String adminAuth;
+    private final HttpClient admin = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<String> failures = new ArrayList<>();
+
+    private FairStart(Map<String, String> options) {
+        this.options = options;
+        URI base = URI.create(option("base", "http://127.0.0.1:9180"));
+        this.host = base.getHost();
+        this.port = base.getPort();
+        this.adminAuth = "Basic " + Base64.getEncoder().encodeToString((env("SECKILL_ADMIN_USER", "admin") + ":"
+                + env("SECKILL_ADMIN_PASSWORD", "seckill-dev-password")).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value, got " + args[i]);
+            }
+            options.put(args[i].substring(2), args[i + 1]);
+        }
+        FairStart run = new FairStart(options);
+        for (String round : run.option("rounds", "off").split(",")) {
+            switch (round.strip()) {
+                case "warm" -> run.warm(false);
+                case "warm-tickets" -> run.warm(true);
+                case "off" -> run.sale("off", false, false);
+                case "on" -> run.sale("on", false, true);
+                case "smart" -> run.sale("smart", true, true);
+                case "cpu" -> run.cpu();
+                default -> throw new IllegalArgumentException("no such round: " + round);
+            }
+        }
+        if (!run.failures.isEmpty()) {
+            System.out.println("[fair-start] FAILED: " + String.join("; ", run.failures));
+            System.exit(1);
+        }
+    }
+
+    // ---------------------------------------------------------------- the sale rounds
+
+    /** What one group sent and was answered: "step status code" counts, and who won a unit by their answer. */
+    static final class Group {
+        final String name;
+        final Map<String, LongAdder> answers = new ConcurrentHashMap<>();
+        final Map<Long, Long> wonAt = new ConcurrentHashMap<>();
+
+        Group(String name) {
+            this.name = name;
+        }
+
+        void count(String step, Answer answer) {
+            answers.computeIfAbsent(step + " " + answer.key(), k -> new LongAdder()).increment();
+        }
+
+        long requests(String step) {
+            return answers.entrySet().stream().filter(e -> e.getKey().startsWith(step + " "))
+                    .mapToLong(e -> e.getValue().sum()).sum();
+        }
+
+        String answersLine() {
+            return new TreeMap<>(answers).entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().sum())
+                    .collect(Collectors.joining(", "));
+        }
+    }
+
+    /** A challenge fetched and solved during the countdown: the widget's payload, or null and why not. */
+    record Solved(String payload, long cpuNanos, long doneAtMillis, String failure) {
+    }
+
+    /**
+     * New instances are cold (their code not compiled yet); a sale opens on instances that have served for a while.
+     * {@code --warm} shoppers buy a voucher of as many units, {@code --threads} at a time, through the page's flow
+     * (with tickets: challenge of {@code --cpu-difficulty}, ticket, purchase), before the sale rounds.
+     */
+    private void warm(boolean tickets) throws Exception {
+        int count = intOption("warm", 2000);
+        if (count == 0) {
+            return;
+        }
+        List<String> tokens = mint(count);
+        Instant now = Instant.now();
+        long voucher = createVoucher(count, now.minusSeconds(60), now.plus(Duration.ofHours(1)),
+                tickets ? intOption("cpu-difficulty", 1000) : null);
+        Group group = new Group("warm-up");
+        ExecutorService pool = Executors.newFixedThreadPool(intOption("threads", 8));
+        List<Future<?>> done = new ArrayList<>();
+        for (String token : tokens) {
+            done.add(pool.submit(() -> {
+                String ticket = null;
+                if (tickets) {
+                    Solved solved = fetchAndSolve(voucher, token, group);
+                    Answer answer = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/ticket", token,
+                            null, solutionBody(solved.payload())));
+                    group.count("ticket", answer);
+                    ticket = answer.status() == 200 ? answer.json().path("ticket").asString() : null;
+                }
+                group.count("purchase", Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher, token, ticket, null)));
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdownNow();
+        JsonNode audit = awaitAudit(voucher);
+        System.out.printf("%n[fair-start] warm-up: %d shoppers bought voucher %d%s: %s; audit orders %d, consistent %s%n",
+                count, voucher, tickets ? " through challenge and ticket" : "", group.answersLine(),
+                audit.path("orders").asLong(), audit.path("consistent").asBoolean());
+    }
+
+    private void sale(String round, boolean smartBots, boolean ticketsOn) throws Exception {
+        int botCount = intOption("bots", 500);
+        int crowdCount = intOption("crowd", 200);
+        int stock = intOption("stock", 100);
+        long seed = Long.parseLong(option("seed", "42"));
+        int[] reaction = Arrays.stream(option("reaction-ms", "150-1500").split("-")).mapToInt(Integer::parseInt).toArray();
+
+        List<String> bots = mint(botCount);
+        List<String> crowd = mint(crowdCount);
+        Map<Long, String> groupOf = new HashMap<>();
+        bots.forEach(token -> groupOf.put(Tokens.shopperId(token), "bots"));
+        crowd.forEach(token -> groupOf.put(Tokens.shopperId(token), "crowd"));
+
+        int[] instances = instancePorts();
+        double[] timerBefore = timer(instances);
+        // Round smart: the bots' 500 challenges are solved before the opening too, on a loaded machine: a longer lead
+        int lead = smartBots ? intOption("smart-lead", 60) : intOption("lead", 30);
+        Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(lead);
+        long voucher = createVoucher(stock, opens, opens.plus(Duration.ofHours(1)), null);
+        long t0 = opens.toEpochMilli();
+        Group botGroup = new Group(smartBots ? "smart bots" : "bots");
+        Group crowdGroup = new Group("crowd");
+        System.out.printf("%n[fair-start] round %s: voucher %d, %d units, opens %s; %d %s, %d crowd; tickets %s%n",
+                round, voucher, stock, opens, botCount, botGroup.name, crowdCount, ticketsOn ? "on" : "off");
+
+        // The countdown: challenges fetched and solved (crowd and, in round smart, bots), on as many solver threads
+        // as there are cores, the two groups interleaved.
+        ExecutorService solvers = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        List<Future<Solved>> crowdSolved = new ArrayList<>();
+        List<Future<Solved>> botSolved = new ArrayList<>();
+        if (ticketsOn) {
+            for (int i = 0; i < Math.max(crowdCount, smartBots ? botCount : 0); i++) {
+                if (i < crowdCount) {
+                    String token = crowd.get(i);
+                    crowdSolved.add(solvers.submit(() -> fetchAndSolve(voucher, token, crowdGroup)));
+                }
+                if (smartBots && i < botCount) {
+                    String token = bots.get(i);
+                    botSolved.add(solvers.submit(() -> fetchAndSolve(voucher, token, botGroup)));
+                }
+            }
+        }
+
+        Random random = new Random(seed);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < crowdCount; i++) {
+            long clickAt = t0 + reaction[0] + random.nextInt(reaction[1] - reaction[0] + 1);
+            String token = crowd.get(i);
+            Future<Solved> solved = ticketsOn ? crowdSolved.get(i) : null;
+            threads.add(thread("crowd-" + i, () -> crowdClick(voucher, token, solved, clickAt, crowdGroup)));
+        }
+
+        // The bots' requests, written out before the sale on open connections, all but their last byte.
+        List<Solved> botSolutions = new ArrayList<>();
+        for (Future<Solved> solved : botSolved) {
+            botSolutions.add(solved.get());
+        }
+        // armed 10 s ahead (Nginx waits 60 s for a request's last byte): on a loaded machine, opening 500 connections
+        // and starting their threads took over 1.5 s once, and the bots fired late
+        sleepUntil(t0 - 10_000);
+        List<Armed> armed = new ArrayList<>();
+        for (int i = 0; i < botCount; i++) {
+            String token = bots.get(i);
+            if (smartBots) {
+                Solved solved = botSolutions.get(i);
+                if (solved.payload() == null) {
+                    botGroup.count("challenge", Answer.failed(solved.failure()));
+                    continue;
+                }
+                armed.add(new Armed(token, Wire.request("POST", "/seckill/" + voucher + "/ticket", token, null,
+                        solutionBody(solved.payload()))));
+            } else {
+                armed.add(new Armed(token, Wire.request("POST", "/seckill/" + voucher, token, null, null)));
+            }
+        }
+        for (Armed bot : armed) {
+            bot.connect(host, port);
+            threads.add(thread("bot", () -> botAnswer(voucher, bot, smartBots, botGroup)));
+        }
+        threads.forEach(Thread::start);
+        while (System.currentTimeMillis() < t0) {
+            Thread.onSpinWait();
+        }
+        long firedFrom = System.currentTimeMillis();
+        for (Armed bot : armed) {
+            bot.fire();
+        }
+        long firedTo = System.currentTimeMillis();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.MINUTES.toMillis(3));
+        }
+        solvers.shutdownNow();
+
+        // What the groups were answered, what the audit and MySQL hold.
+        JsonNode audit = awaitAudit(voucher);
+        Map<String, Long> inMySql = ordersByGroup(voucher, groupOf);
+        long wonByAnswers = botGroup.wonAt.size() + crowdGroup.wonAt.size();
+        System.out.printf("  bots' last bytes sent from +%d to +%d ms%n", firedFrom - t0, firedTo - t0);
+        if (firedFrom - t0 > 100) {
+            failures.add(round + ": the bots fired " + (firedFrom - t0) + " ms after the opening, not at it (their "
+                    + "challenges were not solved in time: a longer --" + (smartBots ? "smart-lead" : "lead") + ")");
+        }
+        if (ticketsOn) {
+            printSolves("crowd", crowdSolved, t0);
+            if (smartBots) {
+                printSolves("smart bots", botSolved, t0);
+            }
+        }
+        for (Group group : List.of(botGroup, crowdGroup)) {
+            String mysqlKey = group == crowdGroup ? "crowd" : "bots";
+            long mysql = inMySql.getOrDefault(mysqlKey, 0L);
+            String requests = List.of("challenge", "ticket", "purchase").stream()
+                    .filter(step -> group.requests(step) > 0).map(step -> group.requests(step) + " " + step)
+                    .collect(Collectors.joining(" + "));
+            String when = group.wonAt.isEmpty() ? "" : String.format(" (answered +%d to +%d ms)",
+                    group.wonAt.values().stream().mapToLong(at -> at - t0).min().orElse(0),
+                    group.wonAt.values().stream().mapToLong(at -> at - t0).max().orElse(0));
+            System.out.printf("  %-10s requests %s; units won: %d by answer, %d in MySQL%s%n", group.name, requests,
+                    group.wonAt.size(), mysql, when);
+            System.out.printf("  %-10s answers: %s%n", "", group.answersLine());
+            if (mysql != group.wonAt.size()) {
+                failures.add(round + ": " + group.name + " won " + group.wonAt.size() + " by answer, " + mysql + " in MySQL");
+            }
+        }
+        System.out.printf("  audit: orders %d, oversold %d, duplicateBuyers %d, dbStock %d, redisStock %s, consistent %s%n",
+                audit.path("orders").asLong(), audit.path("oversold").asLong(), audit.path("duplicateBuyers").asLong(),
+                audit.path("dbStock").asLong(), audit.path("redisStock").asString(), audit.path("consistent").asBoolean());
+        double[] timerAfter = timer(instances);
+        long verified = (long) (timerAfter[1] - timerBefore[1]);
+        System.out.printf("  verification timer over this round (both instances): %d verifications, mean %.1f µs%n",
+                verified, verified == 0 ? 0 : (timerAfter[0] - timerBefore[0]) / verified * 1e6);
+        System.out.printf("[fair-start] SUMMARY %s tickets=%s %s=%d/%d crowd=%d/%d units=%d orders=%d%n", round,
+                ticketsOn ? "on" : "off", botGroup.name.replace(' ', '-'), inMySql.getOrDefault("bots", 0L), botCount,
+                inMySql.getOrDefault("crowd", 0L), crowdCount, stock, audit.path("orders").asLong());
+        if (!audit.path("consistent").asBoolean() || audit.path("oversold").asLong() != 0) {
+            failures.add(round + ": the audit is not consistent: " + audit);
+        }
+        if (audit.path("orders").asLong() != wonByAnswers) {
+            failures.add(round + ": " + wonByAnswers + " purchases answered 201/202, the audit counts " + audit.path("orders"));
+        }
+        long ticketRequired = botGroup.answers.entrySet().stream().filter(e -> e.getKey().contains("ticket-required"))
+                .mapToLong(e -> e.getValue().sum()).sum();
+        if (!ticketsOn && ticketRequired > 0) {
+            failures.add(round + ": tickets are meant to be off, yet " + ticketRequired + " purchases were refused ticket-required");
+        }
+        if (ticketsOn && !smartBots && !botGroup.wonAt.isEmpty()) {
+            failures.add(round + ": tickets are meant to be on, yet " + botGroup.wonAt.size() + " bots bought without one");
+        }
+    }
+
+    private Solved fetchAndSolve(long voucher, String token, Group group) {
+        Answer challenge = Wire.exchange(host, port, Wire.request("GET", "/seckill/" + voucher + "/challenge", token, null, null));
+        group.count("challenge", challenge);
+        if (challenge.status() != 200) {
+            return new Solved(null, 0, System.currentTimeMillis(), "challenge " + challenge.key());
+        }
+        long cpu = THREADS.getCurrentThreadCpuTime();
+        String payload = Handshake.solve(JSON.readTree(challenge.body()));
+        return new Solved(payload, THREADS.getCurrentThreadCpuTime() - cpu, System.currentTimeMillis(), null);
+    }
+
+    private void crowdClick(long voucher, String token, Future<Solved> solved, long clickAt, Group group) {
+        String ticket = null;
+        try {
+            Solved solution = solved == null ? null : solved.get();
+            if (solution != null && solution.payload() == null) {
+                return; // the page would show its challenge failing; counted under "challenge"
+            }
+            sleepUntil(clickAt);
+            if (solution != null) {
+                Answer answer = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/ticket", token,
+                        null, solutionBody(solution.payload())));
+                group.count("ticket", answer);
+                if (answer.status() != 200) {
+                    return;
+                }
+                ticket = answer.json().path("ticket").asString();
+            }
+        } catch (Exception e) {
+            group.count("ticket", Answer.failed(e.toString()));
+            return;
+        }
+        Answer purchase = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher, token, ticket, null));
+        group.count("purchase", purchase);
+        if (purchase.won()) {
+            group.wonAt.put(Tokens.shopperId(token), purchase.atMillis());
+        }
+    }
+
+    private void botAnswer(long voucher, Armed bot, boolean smart, Group group) {
+        Answer first = bot.read();
+        if (!smart) {
+            group.count("purchase", first);
+            if (first.won()) {
+                group.wonAt.put(Tokens.shopperId(bot.token), first.atMillis());
+            }
+            return;
+        }
+        group.count("ticket", first);
+        if (first.status() != 200) {
+            return;
+        }
+        Answer purchase = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher, bot.token,
+                first.json().path("ticket").asString(), null));
+        group.count("purchase", purchase);
+        if (purchase.won()) {
+            group.wonAt.put(Tokens.shopperId(bot.token), purchase.atMillis());
+        }
+    }
+
+    private static void printSolves(String group, List<Future<Solved>> solved, long t0) throws Exception {
+        List<Long> cpuMs = new ArrayList<>();
+        long last = Long.MIN_VALUE;
+        long late = 0;
+        for (Future<Solved> future : solved) {
+            Solved s = future.get();
+            if (s.payload() != null) {
+                cpuMs.add(s.cpuNanos());
+                last = Math.max(last, s.doneAtMillis());
+                late += s.doneAtMillis() > t0 ? 1 : 0;
+            }
+        }
+        if (cpuMs.isEmpty()) {
+            System.out.printf("  %s: no challenge solved%n", group);
+            return;
+        }
+        cpuMs.sort(null);
+        System.out.printf("  %s: %d challenges solved by ALTCHA's Java solver (thread CPU per solve: median %.1f ms, "
+                        + "p90 %.1f ms); %d solved after the opening, the last at %+d ms%n", group, cpuMs.size(),
+                cpuMs.get(cpuMs.size() / 2) / 1e6, cpuMs.get(cpuMs.size() * 9 / 10) / 1e6, late, last - t0);
+    }
+
+    // ---------------------------------------------------------------- the CPU round
+
+    private void cpu() throws Exception {
+        int perBurst = intOption("verifications", 2000);
+        int reps = intOption("reps", 5);
+        int warmup = intOption("warmup", 10_000);
+        int difficulty = intOption("cpu-difficulty", 1000);
+        int threads = intOption("threads", 8);
+        long[] pids = Arrays.stream(option("pids", "").split(",")).filter(s -> !s.isBlank()).mapToLong(Long::parseLong).toArray();
+        if (pids.length == 0) {
+            throw new IllegalArgumentException("round cpu needs the instances' --pids");
+        }
+        int[] instances = instancePorts();
+        long hz = clockTicksPerSecond();
+        double[] sales = timer(instances);
+        Instant now = Instant.now();
+        long withChallenge = createVoucher(10_000_000, now.minusSeconds(60), now.plus(Duration.ofHours(1)), difficulty);
+        long without = createVoucher(10_000_000, now.minusSeconds(60), now.plus(Duration.ofHours(1)), 0);
+        int warmups = warmup > 0 ? 1 : 0;
+        int bursts = warmups + reps;
+        int[] sizes = new int[bursts];
+        Arrays.fill(sizes, perBurst);
+        if (warmups > 0) {
+            sizes[0] = warmup;
+        }
+        System.out.printf("%n[fair-start] round cpu: a burst of each kind of %d ticket requests to warm the instances up "
+                        + "(uncounted), then %d reps of %d, %d at a time; voucher %d (difficulty %d) beside voucher %d "
+                        + "(difficulty 0); instances' pids %s, %d ticks/s%n",
+                warmup, reps, perBurst, threads, withChallenge, difficulty, without, Arrays.toString(pids), hz);
+        System.out.printf("  the verification timer before this round (the sale rounds' verifications, both instances): "
+                + "%d, mean %.1f µs%n", (long) sales[1], sales[1] == 0 ? 0 : sales[0] / sales[1] * 1e6);
+
+        List<String> tokens = mint(3 * Arrays.stream(sizes).sum());
+        int used = 0;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        // per burst index: the three kinds' requests, KINDS order
+        List<List<List<byte[]>>> requests = new ArrayList<>();
+        Group prep = new Group("prep");
+        for (int b = 0; b < bursts; b++) {
+            List<Future<String>> solving = new ArrayList<>();
+            List<String> solvers = new ArrayList<>();
+            List<String> readers = new ArrayList<>();
+            List<byte[]> plain = new ArrayList<>();
+            for (int i = 0; i < sizes[b]; i++) {
+                String token = tokens.get(used++);
+                solvers.add(token);
+                solving.add(pool.submit(() -> {
+                    Solved s = fetchAndSolve(withChallenge, token, prep);
+                    if (s.payload() == null) {
+                        throw new IllegalStateException(s.failure());
+                    }
+                    return solutionBody(s.payload());
+                }));
+                readers.add(tokens.get(used++));
+                plain.add(Wire.request("POST", "/seckill/" + without + "/ticket", tokens.get(used++), null, null));
+            }
+            List<byte[]> solved = new ArrayList<>();
+            List<byte[]> bodyOnly = new ArrayList<>();
+            for (int i = 0; i < solving.size(); i++) {
+                String body = solving.get(i).get();
+                solved.add(Wire.request("POST", "/seckill/" + withChallenge + "/ticket", solvers.get(i), null, body));
+                // the same body, to a voucher that asks no challenge: read and validated, never verified
+                bodyOnly.add(Wire.request("POST", "/seckill/" + without + "/ticket", readers.get(i), null, body));
+            }
+            requests.add(List.of(solved, bodyOnly, plain));
+        }
+        System.out.printf("  %d challenges fetched and solved beforehand (%s)%n", Arrays.stream(sizes).sum(), prep.answersLine());
+
+        // The three kinds in turn, each triplet starting with the next kind. Idle measured after the warm-up and
+        // after the last triplet, its mean subtracted from every burst by its wall time.
+        List<Burst[]> triplets = new ArrayList<>();
+        double idleBefore = 0;
+        for (int b = 0; b < bursts; b++) {
+            if (b == warmups) {
+                idleBefore = idleTicksPerSecond(pids);
+            }
+            Burst[] triplet = new Burst[KINDS.length];
+            for (int k = 0; k < KINDS.length; k++) {
+                int kind = (b + k) % KINDS.length;
+                triplet[kind] = burst(pool, requests.get(b).get(kind), pids, instances);
+            }
+            triplets.add(triplet);
+        }
+        double idle = (idleBefore + idleTicksPerSecond(pids)) / 2;
+        pool.shutdownNow();
+        System.out.printf("  idle: the instances use %.2f CPU ticks/s with no requests (mean of before and after the "
+                + "counted bursts; subtracted from each burst by its wall time)%n", idle);
+        List<List<Double>> perKind = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        List<Double> verifyUs = new ArrayList<>();
+        List<Double> bodyUs = new ArrayList<>();
+        double[] timerBursts = {0, 0};
+        for (int b = 0; b < bursts; b++) {
+            Burst[] triplet = triplets.get(b);
+            String label = b < warmups ? "warm-up" : "rep " + (b - warmups + 1);
+            for (int k = 0; k < KINDS.length; k++) {
+                System.out.printf("  %-8s %-38s %s%n", k == 0 ? label : "", KINDS[k] + ":", triplet[k].describe(idle));
+            }
+            if (b >= warmups) {
+                for (int k = 0; k < KINDS.length; k++) {
+                    perKind.get(k).add(triplet[k].cpuUsPerRequest(idle));
+                }
+                verifyUs.add(triplet[0].cpuUsPerRequest(idle) - triplet[1].cpuUsPerRequest(idle));
+                bodyUs.add(triplet[1].cpuUsPerRequest(idle) - triplet[2].cpuUsPerRequest(idle));
+                timerBursts[0] += triplet[0].timerSeconds();
+                timerBursts[1] += triplet[0].timerCount();
+            }
+        }
+        System.out.printf("  JVM CPU per ticket request, median of %d reps: %.0f µs %s, %.0f µs %s, %.0f µs %s%n", reps,
+                median(perKind.get(0)), KINDS[0], median(perKind.get(1)), KINDS[1], median(perKind.get(2)), KINDS[2]);
+        System.out.printf("  differences, median (each rep): verifying the solution and spending it %.0f µs (%s); reading "
+                        + "the body %.0f µs (%s)%n", median(verifyUs), joined(verifyUs), median(bodyUs), joined(bodyUs));
+        double timerMean = timerBursts[1] == 0 ? 0 : timerBursts[0] / timerBursts[1] * 1e6;
+        System.out.printf("  timer seckill.tickets.challenge.verification over the counted bursts: %d verifications, "
+                + "mean %.1f µs (wall time, waits for a core included)%n", (long) timerBursts[1], timerMean);
+        double[] total = timer(instances);
+        System.out.printf("  the timer since the instances started (both, all rounds): %d verifications, mean %.1f µs%n",
+                (long) total[1], total[1] == 0 ? 0 : total[0] / total[1] * 1e6);
+        double local = localVerificationUs();
+        System.out.printf("  ALTCHA's verifySolution timed in this JVM (same library, one thread, 20,000 after as many "
+                + "to warm up; thread CPU): %.1f µs each%n", local);
+        System.out.printf(Locale.ROOT, "[fair-start] SUMMARY cpu per-ticket-request: solved=%.0fus body-only=%.0fus "
+                        + "no-body=%.0fus; verify+spend=%.0fus (%s) body=%.0fus (%s); timer-mean: sales=%.1fus (n=%d) "
+                        + "bursts=%.1fus (n=%d); library-verify=%.1fus%n",
+                median(perKind.get(0)), median(perKind.get(1)), median(perKind.get(2)), median(verifyUs), joined(verifyUs),
+                median(bodyUs), joined(bodyUs), sales[1] == 0 ? 0 : sales[0] / sales[1] * 1e6, (long) sales[1], timerMean,
+                (long) timerBursts[1], local);
+    }
+
+    /** The cpu round's three kinds of ticket request. */
+    private static final String[] KINDS = {"with a solution (verified)", "the same body, difficulty 0 (not verified)",
+            "no body, difficulty 0"};
+
+    private static String joined(List<Double> values) {
+        return values.stream().map(d -> String.format(Locale.ROOT, "%.0f", d)).collect(Collectors.joining(", "));
+    }
+
+    /** One burst: the instances' CPU ticks, its wall time, the verification timer's sum and count over it. */
+    record Burst(long requests, long ok, long ticks, long wallMs, double timerSeconds, long timerCount) {
+
+        double cpuUsPerRequest(double idleTicksPerSecond) {
+            return (ticks - idleTicksPerSecond * wallMs / 1000.0) * 1e6 / TICKS_PER_SECOND[0] / requests;
+        }
+
+        String describe(double idle) {
+            return String.format(Locale.ROOT, "%d requests (%d answered 200), %d ticks (%.1f idle) in %d ms: %.0f µs "
+                            + "CPU each; timer %d, mean %.1f µs", requests, ok, ticks, idle * wallMs / 1000.0, wallMs,
+                    cpuUsPerRequest(idle), timerCount, timerCount == 0 ? 0 : timerSeconds / timerCount * 1e6);
+        }
+    }
+
+    private static final long[] TICKS_PER_SECOND = {100};
+
+    private Burst burst(ExecutorService pool, List<byte[]> requests, long[] pids, int[] instances) throws Exception {
+        double[] timer0 = timer(instances);
+        long ticks0 = ticks(pids);
+        long wall0 = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong ok = new AtomicLong();
+        int threads = ((java.util.concurrent.ThreadPoolExecutor) pool).getCorePoolSize();
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(pool.submit(() -> {
+                for (int i = next.getAndIncrement(); i < requests.size(); i = next.getAndIncrement()) {
+                    if (Wire.exchange(host, port, requests.get(i)).status() == 200) {
+                        ok.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        for (Future<?> worker : workers) {
+            worker.get();
+        }
+        long wallMs = (System.nanoTime() - wall0) / 1_000_000;
+        long ticks = ticks(pids) - ticks0;
+        double[] timer1 = timer(instances);
+        if (ok.get() != requests.size()) {
+            failures.add("cpu: " + (requests.size() - ok.get()) + " ticket requests of a burst not answered 200");
+        }
+        return new Burst(requests.size(), ok.get(), ticks, wallMs, timer1[0] - timer0[0], (long) (timer1[1] - timer0[1]));
+    }
+
+    private static double idleTicksPerSecond(long[] pids) throws InterruptedException {
+        long ticks0 = ticks(pids);
+        long wall0 = System.nanoTime();
+        Thread.sleep(5_000);
+        return (ticks(pids) - ticks0) / ((System.nanoTime() - wall0) / 1e9);
+    }
+
+    /** utime + stime of these processes, in clock ticks ({@code /proc/<pid>/stat} fields 14 and 15). */
+    private static long ticks(long[] pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                sum += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read /proc/" + pid + "/stat: is the instance running?", e);
+            }
+        }
+        return sum;
+    }
+
+    private static long clockTicksPerSecond() {
+        try {
+            Process getconf = new ProcessBuilder("getconf", "CLK_TCK").start();
+            String out = new String(getconf.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            getconf.waitFor();
+            TICKS_PER_SECOND[0] = Long.parseLong(out);
+        } catch (IOException | NumberFormatException e) {
+            TICKS_PER_SECOND[0] = 100;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return TICKS_PER_SECOND[0];
+    }
+
+    /** The verification timer's {sum (s), count} over the instances (their Prometheus endpoints, admin auth). */
+    private double[] timer(int[] instances) {
+        double[] sumCount = {0, 0};
+        for (int instance : instances) {
+            String text = adminCall("GET", "http://127.0.0.1:" + instance + "/actuator/prometheus", null, "text/plain").body();
+            for (String line : text.split("\n")) {
+                if (line.startsWith("seckill_tickets_challenge_verification_seconds_sum")) {
+                    sumCount[0] += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                } else if (line.startsWith("seckill_tickets_challenge_verification_seconds_count")) {
+                    sumCount[1] += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return sumCount;
+    }
+
+    /** The library's verification alone, as Challenges.verify calls it, on a challenge of its own making. */
+    private static double localVerificationUs() throws Exception {
+        String key = "a key for timing verification only, 32+ characters";
+        Altcha.Challenge challenge = Altcha.createChallenge(new Altcha.ChallengeOptions()
+                .setAlgorithm(Altcha.Algorithm.SHA256).setMaxNumber(1000L).setHmacKey(key)
+                .setExpires(Instant.now().plusSeconds(600).getEpochSecond())
+                .addParam("shopper", "1").addParam("voucher", "1"));
+        Altcha.Solution solution = Altcha.solveChallenge(challenge.challenge, challenge.salt, Altcha.Algorithm.SHA256,
+                challenge.maxnumber, 0);
+        Altcha.Payload payload = new Altcha.Payload();
+        payload.algorithm = challenge.algorithm;
+        payload.challenge = challenge.challenge;
+        payload.number = (long) solution.number;
+        payload.salt = challenge.salt;
+        payload.signature = challenge.signature;
+        for (int i = 0; i < 20_000; i++) {
+            Altcha.verifySolution(payload, key, false); // warm-up: compiled, as in a running instance
+        }
+        long cpu = THREADS.getCurrentThreadCpuTime();
+        for (int i = 0; i < 20_000; i++) {
+            if (!Altcha.verifySolution(payload, key, false)) {
+                throw new IllegalStateException("the library refused its own solution");
+            }
+        }
+        return (THREADS.getCurrentThreadCpuTime() - cpu) / 20_000 / 1e3;
+    }
+
+    private static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    // ---------------------------------------------------------------- admin calls, MySQL
+
+    private List<String> mint(int count) {
+        List<String> tokens = new ArrayList<>();
+        for (int left = count; left > 0; left -= 10_000) {
+            HttpResponse<String> minted = adminCall("POST", base() + "/admin/shoppers?count=" + Math.min(left, 10_000), null, "text/csv");
+            expect(minted, 201, "minting shoppers");
+            minted.body().lines().filter(line -> !line.isBlank()).forEach(tokens::add);
+        }
+        return tokens;
+    }
+
+    private long createVoucher(int stock, Instant begin, Instant end, Integer difficulty) {
+        String body = "{\"title\":\"fair start\",\"price\":1.00,\"stock\":%d,\"beginTime\":\"%s\",\"endTime\":\"%s\"%s}"
+                .formatted(stock, begin, end, difficulty == null ? "" : ",\"challengeDifficulty\":" + difficulty);
+        HttpResponse<String> created = adminCall("POST", base() + "/admin/vouchers", body, "application/json");
+        expect(created, 201, "creating a voucher");
+        return JSON.readTree(created.body()).path("id").asLong();
+    }
+
+    /** The voucher's audit once no order is pending (the async path writes MySQL a moment after its 202). */
+    private JsonNode awaitAudit(long voucher) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (true) {
+            HttpResponse<String> audit = adminCall("GET", base() + "/admin/vouchers/" + voucher + "/audit", null, "application/json");
+            expect(audit, 200, "reading the audit");
+            JsonNode json = JSON.readTree(audit.body());
+            if (json.path("pendingOrders").asLong() == 0 && json.path("syncUnitsInFlight").asLong() == 0) {
+                Thread.sleep(200);
+                return JSON.readTree(adminCall("GET", base() + "/admin/vouchers/" + voucher + "/audit", null,
+                        "application/json").body());
+            }
+            if (System.currentTimeMillis() > deadline) {
+                failures.add("voucher " + voucher + ": orders still pending after 2 minutes: " + json);
+                return json;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    /** The voucher's orders in MySQL, counted by the group their shopper belongs to. */
+    private Map<String, Long> ordersByGroup(long voucher, Map<Long, String> groupOf) throws SQLException {
+        String url = "jdbc:mysql://%s:%s/%s".formatted(env("SECKILL_DB_HOST", "127.0.0.1"), env("SECKILL_DB_PORT", "3306"),
+                option("db", "seckill"));
+        Map<String, Long> byGroup = new TreeMap<>();
+        try (Connection db = DriverManager.getConnection(url, env("SECKILL_DB_USER", "root"), env("SECKILL_DB_PASSWORD", ""));
+                PreparedStatement orders = db.prepareStatement("SELECT user_id FROM voucher_order WHERE voucher_id = ?")) {
+            orders.setLong(1, voucher);
+            try (ResultSet rows = orders.executeQuery()) {
+                while (rows.next()) {
+                    byGroup.merge(groupOf.getOrDefault(rows.getLong(1), "other"), 1L, Long::sum);
+                }
+            }
+        }
+        if (byGroup.containsKey("other")) {
+            failures.add("voucher " + voucher + ": " + byGroup.get("other") + " orders in MySQL by shoppers of neither group");
+        }
+        return byGroup;
+    }
+
+    private HttpResponse<String> adminCall(String method, String url, String json, String accept) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", adminAuth).header("Accept", accept);
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        request.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        try {
+            return admin.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + url + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void expect(HttpResponse<String> response, int status, String what) {
+        if (response.statusCode() != status) {
+            throw new IllegalStateException(what + ": expected " + status + ", got " + response.statusCode() + ": " + response.body());
+        }
+    }
+
+    private String base() {
+        return "http://" + host + ":" + port;
+    }
+
+    // ---------------------------------------------------------------- the wire
+
+    /** An answer: status, the problem's code (null for none), body, and when it was read (epoch ms). */
+    record Answer(int status, String code, String body, long atMillis) {
+
+        static Answer failed(String why) {
+            return new Answer(0, why, "", System.currentTimeMillis());
+        }
+
+        boolean won() {
+            return status == 201 || status == 202;
+        }
+
+        String key() {
+            return status == 0 ? "error " + code : code == null ? Integer.toString(status) : status + " " + code;
+        }
+
+        JsonNode json() {
+            return JSON.readTree(body);
+        }
+    }
+
+    /** HTTP/1.0, one connection per request: what goes on the wire is exactly what is written here. */
+    static final class Wire {
+
+        private Wire() {
+        }
+
+        static byte[] request(String method, String path, String token, String ticket, String body) {
+            StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.0\r\nHost: 127.0.0.1\r\n");
+            if (token != null) {
+                head.append("Authorization: Bearer ").append(token).append("\r\n");
+            }
+            if (ticket != null) {
+                head.append("Seckill-Ticket: ").append(ticket).append("\r\n");
+            }
+            byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+            if (body != null) {
+                head.append("Content-Type: application/json\r\n");
+            }
+            if ("POST".equals(method)) {
+                head.append("Content-Length: ").append(content.length).append("\r\n");
+            }
+            byte[] headBytes = head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+            byte[] request = Arrays.copyOf(headBytes, headBytes.length + content.length);
+            System.arraycopy(content, 0, request, headBytes.length, content.length);
+            return request;
+        }
+
+        static Answer exchange(String host, int port, byte[] request) {
+            try (Socket socket = open(host, port)) {
+                OutputStream out = socket.getOutputStream();
+                out.write(request);
+                out.flush();
+                return parse(socket.getInputStream());
+            } catch (IOException | RuntimeException e) {
+                return Answer.failed(e.getClass().getSimpleName());
+            }
+        }
+
+        static Socket open(String host, int port) throws IOException {
+            Socket socket = new Socket();
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress(host, port), 10_000);
+            socket.setSoTimeout(60_000);
+            return socket;
+        }
+
+        static Answer parse(InputStream in) throws IOException {
+            byte[] raw = in.readAllBytes();
+            long at = System.currentTimeMillis();
+            String text = new String(raw, StandardCharsets.UTF_8);
+            int headerEnd = text.indexOf("\r\n\r\n");
+            if (headerEnd < 0) {
+                return Answer.failed("not HTTP: " + text.substring(0, Math.min(40, text.length())));
+            }
+            int status = Integer.parseInt(text.substring(0, text.indexOf("\r\n")).split(" ")[1]);
+            String body = text.substring(headerEnd + 4);
+            String code = null;
+            if (status >= 300 && body.startsWith("{")) {
+                try {
+                    code = JSON.readTree(body).path("code").asString(null);
+                } catch (RuntimeException notJson) {
+                    code = null;
+                }
+            }
+            return new Answer(status, code, body, at);
+        }
+    }
+
+    /** A bot's request on an open connection, all but its last byte written, waiting for {@link #fire()}. */
+    static final class Armed {
+        final String token;
+        final byte[] request;
+        Socket socket;
+        volatile IOException broken;
+
+        Armed(String token, byte[] request) {
+            this.token = token;
+            this.request = request;
+        }
+
+        void connect(String host, int port) throws IOException {
+            socket = Wire.open(host, port);
+            socket.getOutputStream().write(request, 0, request.length - 1);
+            socket.getOutputStream().flush();
+        }
+
+        void fire() {
+            try {
+                socket.getOutputStream().write(request[request.length - 1]);
+                socket.getOutputStream().flush();
+            } catch (IOException e) {
+                broken = e;
+            }
+        }
+
+        Answer read() {
+            try (Socket s = socket) {
+                return Wire.parse(s.getInputStream());
+            } catch (IOException e) {
+                return Answer.failed((broken != null ? broken : e).getClass().getSimpleName());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- small things
+
+    private static String solutionBody(String payload) {
+        return JSON.createObjectNode().put("solution", payload).toString();
+    }
+
+    private static Thread thread(String name, Runnable body) {
+        Thread thread = new Thread(null, body, name, 256 * 1024);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static void sleepUntil(long epochMillis) throws InterruptedException {
+        long wait = epochMillis - System.currentTimeMillis();
+        if (wait > 0) {
+            Thread.sleep(wait);
+        }
+    }
+
+    private int[] instancePorts() {
+        return Arrays.stream(option("instances", (port + 1) + "," + (port + 2)).split(",")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    private String option(String name, String fallback) {
+        return options.getOrDefault(name, fallback);
+    }
+
+    private int intOption(String name, int fallback) {
+        return Integer.parseInt(option(name, Integer.toString(fallback)));
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isEmpty() ? fallback : value;
+    }
+}
