@@ -102,17 +102,18 @@ class RateLimitIT extends NginxFrontedTest {
     void theRateLimitedAnswerSaysWhenToComeBack() {
         long voucherId = api.createVoucher(10);
         String token = api.mintShoppers(1).get(0);
-        Response limited = null;
+        // The refused answer itself is read: asking once more after it raced the window, which a loaded machine
+        // slides on by the time the next request arrives.
+        RawHttp.Answer limited = null;
         for (int i = 0; i < 60 && limited == null; i++) {
-            Response answer = api.seckill(voucherId, token);
-            if (answer.status() == 429 && "rate-limited".equals(answer.code())) {
+            RawHttp.Answer answer = RawHttp.send(port, "POST /seckill/" + voucherId, "Authorization", "Bearer " + token);
+            if (answer.status() == 429 && "rate-limited".equals(answer.asResponse().code())) {
                 limited = answer;
             }
         }
         assertThat(limited).as("60 requests in a row reach the limit of 25 a second").isNotNull();
-        RawHttp.Answer again = RawHttp.send(port, "POST /seckill/" + voucherId, "Authorization", "Bearer " + token);
-        again.expectProblem(429, "rate-limited");
-        assertThat(again.header("Retry-After")).isEqualTo("1");
+        limited.expectProblem(429, "rate-limited");
+        assertThat(limited.header("Retry-After")).isEqualTo("1");
     }
 
     @Test
