@@ -2,6 +2,7 @@ package dev.seckill.order;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import dev.seckill.platform.PeriodicTask;
 import dev.seckill.platform.ShutdownOrder;
@@ -53,7 +54,18 @@ class OrderExpiry extends PeriodicTask {
     @Override
     protected void runOnce() {
         expireAllDue();
-        redis.giveBack(endings.returnsOwed(RETURN_GRACE, settings.expiryBatch()));
+        retryAllOwed();
+    }
+
+    /**
+     * Batch after batch until fewer than a batch were owed: a backlog of returns whose counters are gone (each put a
+     * minute ahead once tried) must not keep a fresh return behind it for one batch per scan.
+     */
+    void retryAllOwed() {
+        List<OrderEndings.Ended> owed;
+        do {
+            owed = endings.returnsOwed(RETURN_GRACE, settings.expiryBatch());
+        } while (redis.giveBack(owed) == settings.expiryBatch() && !Thread.currentThread().isInterrupted());
     }
 
     /** Batch after batch until fewer than a batch were due; returns how many expired. */

@@ -31,7 +31,8 @@ class UnitsBackToRedis {
                 .description("Units of expired and cancelled orders put back into the Redis counter").register(meters);
     }
 
-    void giveBack(List<OrderEndings.Ended> ended) {
+    /** Returns how many of {@code ended} are settled: back in Redis, or put off for a minute. */
+    int giveBack(List<OrderEndings.Ended> ended) {
         List<Long> done = new ArrayList<>(ended.size());
         List<Long> later = new ArrayList<>();
         try {
@@ -55,5 +56,6 @@ class UnitsBackToRedis {
             endings.returnedToRedis(done);
             endings.returnLater(later);
         }
+        return done.size() + later.size();
     }
 }
