@@ -2,9 +2,11 @@ package dev.seckill.audit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import dev.seckill.durability.RedisDataLosses;
+import dev.seckill.durability.RedisFailovers;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.voucher.VoucherStock;
 import dev.seckill.salestate.OrderStates;
@@ -34,11 +36,13 @@ public class AuditService {
     private final StockCache stock;
     private final OrderStates redis;
     private final RedisDataLosses losses;
+    private final RedisFailovers failovers;
     private final UnitReturns returns;
     private final TransactionTemplate snapshot;
 
     AuditService(OrderRecords orders, VoucherStock vouchers, StockCache stock, OrderStates redis, RedisDataLosses losses,
-            UnitReturns returns, PlatformTransactionManager transactions) {
+            RedisFailovers failovers, UnitReturns returns, PlatformTransactionManager transactions) {
+        this.failovers = failovers;
         this.orders = orders;
         this.returns = returns;
         this.vouchers = vouchers;
@@ -98,12 +102,16 @@ public class AuditService {
             SaleState after = redis.read(voucherId);
             if (before.equals(after) || attempt == SETTLE_ATTEMPTS) {
                 // After the last attempt the sale was still moving: the counts are as close as a live sale allows.
+                Optional<RedisFailovers.Report> failedOver = failovers.affecting(voucherId);
                 long settling = after.pendingOrderIds().size() + after.syncUnitOrderIds().size()
                         - notIn(after.pendingOrderIds(), db.found()) - notIn(after.syncUnitOrderIds(), db.found());
                 return VoucherAudit.of(voucherId, db.initialStock(), db.dbStock(), after.stock(), db.orders(),
                         db.buyers(), db.duplicateBuyers(), after.pendingOrderIds().size(), after.syncUnitOrderIds().size(),
                         after.failed(), after.deadLetters(), losses.latestAffecting(voucherId).orElse(null), settling,
-                        VoucherAudit.Lifecycle.of(db.lifecycle(), after.unitsReturned(), returnsOwed));
+                        VoucherAudit.Lifecycle.of(db.lifecycle(), after.unitsReturned(), returnsOwed),
+                        failedOver.map(RedisFailovers.Report::latestAt).orElse(null),
+                        failedOver.map(f -> new VoucherAudit.Failover(f.allReplayed(), f.reapplied(), f.lost(), f.resold()))
+                                .orElse(null));
             }
         }
     }

@@ -24,11 +24,31 @@ import java.time.Instant;
  * @param redisDataLost Redis lost its data while this voucher existed: accepted orders may be missing
  * @param redisDataLostAt when the latest such loss was detected, or null
  * @param lifecycle     the orders in MySQL by state, and the units the ended ones gave back
+ * @param redisFailedOver Redis's master changed while this voucher existed: the new one may have lacked orders
+ * @param redisFailoverAt when the latest such failover was detected, or null
+ * @param failover      what the instances found when they replayed their accepted orders into the new master, or
+ *                      null without a failover. The sale is whole only if every instance alive then replayed and none
+ *                      was lost or resold: an instance that died with the master took its journal with it
  */
 public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long redisStock, long orders, long distinctBuyers,
         long duplicateBuyers, long oversold, long pendingOrders, long syncUnitsInFlight, long failedOrders,
-        long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean consistent,
-        Lifecycle lifecycle) {
+        long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean redisFailedOver,
+        Instant redisFailoverAt, Failover failover, boolean consistent, Lifecycle lifecycle) {
+
+    /**
+     * The failovers since the voucher was created, from the instances' replays.
+     *
+     * @param allReplayed every instance alive at each failover replayed what it had accepted just before
+     * @param reapplied   accepted orders the new master lacked, put back
+     * @param lost        accepted orders that could not be put back: answered 202 and gone
+     * @param resold      orders in MySQL whose unit the new master sold again: a later order was refused by MySQL
+     */
+    public record Failover(boolean allReplayed, long reapplied, long lost, long resold) {
+
+        boolean accountedFor() {
+            return allReplayed && lost == 0 && resold == 0;
+        }
+    }
 
     /**
      * After the click. Units held ({@code awaitingPayment + paid}) plus MySQL's stock is the stock put on sale; an
@@ -75,21 +95,30 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
                 syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, settling, Lifecycle.allHolding(orders));
     }
 
+    static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
+            long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
+            long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle) {
+        return of(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers, duplicateBuyers, pendingOrders,
+                syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, settling, lifecycle, null, null);
+    }
+
     /**
      * @param settling pending orders and sync units whose order MySQL has already committed (acknowledged or
      *                 settled a moment later): MySQL's stock counts them, so Redis's must not count them again
      */
     static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
-            long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle) {
+            long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle, Instant redisFailoverAt,
+            Failover failover) {
         long held = lifecycle.unitsHeld();
         long oversold = Math.max(0, held - initialStock) + Math.max(0, -dbStock);
         boolean redisAgrees = redisStock != null
                 && redisStock == dbStock - (pendingOrders + syncUnitsInFlight - settling) - lifecycle.returnsOwed();
         boolean consistent = duplicateBuyers == 0 && oversold == 0 && held == (long) initialStock - dbStock
-                && redisAgrees && redisDataLostAt == null;
+                && redisAgrees && redisDataLostAt == null && (failover == null || failover.accountedFor());
         return new VoucherAudit(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers,
                 duplicateBuyers, oversold, pendingOrders, syncUnitsInFlight, failedOrders, deadLetters, redisAgrees,
-                redisDataLostAt != null, redisDataLostAt, consistent, lifecycle);
+                redisDataLostAt != null, redisDataLostAt, redisFailoverAt != null, redisFailoverAt, failover, consistent,
+                lifecycle);
     }
 }

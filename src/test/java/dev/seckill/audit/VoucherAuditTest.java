@@ -79,4 +79,28 @@ class VoucherAuditTest {
         // Counted twice (in MySQL's stock and as pending), the same numbers would not add up.
         assertThat(VoucherAudit.of(1, 100, 63, 60L, 37, 37, 0, 10, 0, 0, 0, null, 0).redisAgrees()).isFalse();
     }
+
+    @Test
+    void aFailoverLeavesTheSaleWholeOnlyWhenEveryInstanceReplayedAndNothingWasLost() {
+        Instant at = Instant.parse("2026-11-26T06:00:00Z");
+        VoucherAudit.Lifecycle holding = VoucherAudit.Lifecycle.allHolding(100);
+        VoucherAudit whole = VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
+                new VoucherAudit.Failover(true, 12, 0, 0));
+        assertThat(whole.redisFailedOver()).isTrue();
+        assertThat(whole.redisFailoverAt()).isEqualTo(at);
+        assertThat(whole.consistent()).as("every order put back, every instance replayed").isTrue();
+
+        // The same counts, but an instance alive at the failover never replayed: it may have taken orders with it.
+        assertThat(VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
+                new VoucherAudit.Failover(false, 12, 0, 0)).consistent()).isFalse();
+        // Counts that add up in Redis and MySQL, because the lost orders are in neither: never consistent.
+        assertThat(VoucherAudit.of(1, 100, 3, 3L, 97, 97, 0, 0, 0, 0, 0, null, 0, VoucherAudit.Lifecycle.allHolding(97),
+                at, new VoucherAudit.Failover(true, 0, 3, 0)).consistent()).isFalse();
+        assertThat(VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
+                new VoucherAudit.Failover(true, 0, 0, 1)).consistent()).isFalse();
+
+        VoucherAudit never = VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null);
+        assertThat(never.redisFailedOver()).isFalse();
+        assertThat(never.failover()).isNull();
+    }
 }

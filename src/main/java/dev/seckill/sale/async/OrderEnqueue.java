@@ -12,7 +12,10 @@ import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Keeping;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.salestate.AcceptedOrdersJournal;
+import dev.seckill.salestate.FailoverReplay;
 import dev.seckill.ticket.TicketSettings;
+import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,13 +27,19 @@ import org.springframework.stereotype.Component;
 public class OrderEnqueue {
 
     private final ReplicaSettings replicas;
+    /** {@code seckill.redis.wait-replicas}, or its default for this deployment. */
+    private final int waitReplicas;
     private final PurchaseDecision purchases;
     private final EnqueueCoalescer coalescer;
+    private final AcceptedOrdersJournal journal;
     /** Asked of every order or of none ({@code seckill.tickets.required}): the orders of one call share it. */
     private final PurchaseDecision.Tickets tickets;
 
     OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters,
-            TicketSettings ticketSettings) {
+            TicketSettings ticketSettings, AcceptedOrdersJournal journal, RedissonClient redisson) {
+        this.journal = journal;
+        this.waitReplicas = replicas.replicasToWaitFor(redisson.getConfig().isSentinelConfig()
+                || redisson.getConfig().isClusterConfig());
         this.tickets = ticketSettings.required() ? PurchaseDecision.Tickets.ASKED : PurchaseDecision.Tickets.NOT_ASKED;
         this.replicas = replicas;
         this.purchases = purchases;
@@ -99,18 +108,28 @@ public class OrderEnqueue {
     }
 
     private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
-        if (replicas.waitReplicas() == 0) {
-            return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders).thenApply(decisions -> enqueued(decisions, false));
+        if (waitReplicas == 0) {
+            return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders)
+                    .thenApply(decisions -> enqueued(voucherId, orders, decisions, false));
         }
-        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, tickets, orders, replicas.waitReplicas(),
-                replicas.waitTimeout()).thenApply(answer -> enqueued(answer.decisions(), answer.replicas() < replicas.waitReplicas()));
+        return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, tickets, orders, waitReplicas,
+                replicas.waitTimeout()).thenApply(answer -> enqueued(voucherId, orders, answer.decisions(),
+                        answer.replicas() < waitReplicas));
     }
 
-    private static List<Enqueue> enqueued(List<Decision> decisions, boolean unconfirmed) {
+    /** Journals what was accepted before anyone hears 202: a failover right after must find it ({@link FailoverReplay}). */
+    private List<Enqueue> enqueued(long voucherId, List<PurchaseDecision.Order> orders, List<Decision> decisions,
+            boolean unconfirmed) {
         List<Enqueue> enqueued = new ArrayList<>(decisions.size());
-        for (Decision decision : decisions) {
+        List<PurchaseDecision.Order> accepted = new ArrayList<>(decisions.size());
+        for (int i = 0; i < decisions.size(); i++) {
+            Decision decision = decisions.get(i);
             enqueued.add(new Enqueue(decision, unconfirmed && decision.outcome() == Outcome.ACCEPTED));
+            if (decision.outcome() == Outcome.ACCEPTED) {
+                accepted.add(orders.get(i));
+            }
         }
+        journal.accepted(voucherId, accepted);
         return enqueued;
     }
 }

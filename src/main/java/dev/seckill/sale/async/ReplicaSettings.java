@@ -14,15 +14,24 @@ import org.springframework.validation.annotation.Validated;
  * to its replicas after answering, so an order answered 202 can be lost by a failover to a replica that had
  * not received it yet.
  *
- * @param waitReplicas 0 (default): 202 once the master ran the purchase script, one round trip as always.
+ * @param waitReplicas 0: 202 once the master ran the purchase script, one round trip as always.
  *                     N: the script and a {@code WAIT N} go to Redis in one pipelined batch, and an accepted
- *                     order is answered 202 only once N replicas have it
+ *                     order is answered 202 only once N replicas have it. Unset: 1 when Redis is a Sentinel or
+ *                     Cluster deployment (it fails over, and a failover drops what no replica had), 0 on one server
  * @param waitTimeout  the longest the {@code WAIT} blocks; when fewer than N replicas confirmed by then, the
  *                     order is in the master all the same (it goes on to MySQL as any other): the shopper
  *                     is told 503 {@code order-unconfirmed} with its id, neither accepted nor refused
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
-record ReplicaSettings(@Min(0) @Max(16) @DefaultValue("0") int waitReplicas,
+record ReplicaSettings(@Min(0) @Max(16) Integer waitReplicas,
         @NotNull @DefaultValue("500ms") Duration waitTimeout) {
+
+    /** What is waited for on this deployment: {@code waitReplicas}, or the default for it when unset. */
+    int replicasToWaitFor(boolean failsOver) {
+        if (waitReplicas != null) {
+            return waitReplicas;
+        }
+        return failsOver ? 1 : 0;
+    }
 }

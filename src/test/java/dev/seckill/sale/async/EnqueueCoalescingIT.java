@@ -16,6 +16,7 @@ import dev.seckill.SeckillSettings;
 import dev.seckill.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.salestate.AcceptedOrdersJournal;
 import dev.seckill.salestate.PurchaseDecision;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.RedisServer;
@@ -53,7 +54,8 @@ class EnqueueCoalescingIT {
         redisson = Redisson.create(config);
         stream = new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(0, Duration.ofSeconds(1)), new EnqueueSettings(100),
                 new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)),
-                new TicketSettings(false, Duration.ofSeconds(30), 0, Duration.ofMinutes(10), "a-secret-of-at-least-thirty-two-characters"));
+                new TicketSettings(false, Duration.ofSeconds(30), 0, Duration.ofMinutes(10), "a-secret-of-at-least-thirty-two-characters"),
+                new AcceptedOrdersJournal(Duration.ofMinutes(1), 100_000, System::nanoTime), redisson);
     }
 
     @AfterAll

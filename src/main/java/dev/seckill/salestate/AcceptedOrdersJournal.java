@@ -1,0 +1,65 @@
+package dev.seckill.salestate;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The orders this instance accepted (async path) in the last {@code window}, in memory: what it promised, kept
+ * apart from the Redis that holds the promise. Redis replicates asynchronously, so a master that dies can take
+ * its last writes with it and the promoted replica carries on without them; after such a switch this journal is
+ * what the instance replays into the new master ({@link FailoverReplay}). Orders older than the window reached
+ * every replica long ago (replication lags by milliseconds); the size bound keeps a burst from holding more than
+ * {@code maxOrders}, dropping the oldest first. One lock: taken once per purchase call (shared by the concurrent
+ * orders of a voucher), for an append and a trim of what aged out.
+ */
+public final class AcceptedOrdersJournal {
+
+    /** One accepted order, as purchase.lua got it. */
+    public record Entry(long voucherId, long shopperId, long orderId, long atMillis, long journaledAtNanos) {
+    }
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private final long windowNanos;
+    private final int maxOrders;
+    private final LongSupplier nanoTime;
+
+    public AcceptedOrdersJournal(Duration window, int maxOrders, LongSupplier nanoTime) {
+        this.windowNanos = window.toNanos();
+        this.maxOrders = maxOrders;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Journals the orders of one purchase call that were accepted. */
+    public synchronized void accepted(long voucherId, List<PurchaseDecision.Order> orders) {
+        long now = nanoTime.getAsLong();
+        for (PurchaseDecision.Order order : orders) {
+            entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), now));
+        }
+        forgetOlderThan(now - windowNanos);
+    }
+
+    /** The orders still in the window, by voucher, oldest first. */
+    public synchronized Map<Long, List<Entry>> byVoucher() {
+        forgetOlderThan(nanoTime.getAsLong() - windowNanos);
+        Map<Long, List<Entry>> byVoucher = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            byVoucher.computeIfAbsent(entry.voucherId(), id -> new ArrayList<>()).add(entry);
+        }
+        return byVoucher;
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    private void forgetOlderThan(long oldestKept) {
+        while (!entries.isEmpty() && (entries.peekFirst().journaledAtNanos() - oldestKept < 0 || entries.size() > maxOrders)) {
+            entries.pollFirst();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.seckill.salestate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AcceptedOrdersJournalTest {
+
+    private final AtomicLong nanos = new AtomicLong(1_000);
+
+    @Test
+    void keepsWhatWasAcceptedWithinTheWindowByVoucherOldestFirst() {
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
+        journal.accepted(7, List.of(new PurchaseDecision.Order(1, 101, 5), new PurchaseDecision.Order(2, 102, 6)));
+        nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+        journal.accepted(8, List.of(new PurchaseDecision.Order(3, 103, 7)));
+        journal.accepted(7, List.of(new PurchaseDecision.Order(4, 104, 8)));
+
+        var byVoucher = journal.byVoucher();
+        assertThat(byVoucher.keySet()).containsExactly(7L, 8L);
+        assertThat(byVoucher.get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(101L, 102L, 104L);
+        assertThat(byVoucher.get(7L).get(0).atMillis()).isEqualTo(5);
+        assertThat(byVoucher.get(8L)).extracting(AcceptedOrdersJournal.Entry::shopperId).containsExactly(3L);
+    }
+
+    @Test
+    void forgetsOrdersOlderThanTheWindowEvenWhenNothingNewComes() {
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
+        journal.accepted(7, List.of(new PurchaseDecision.Order(1, 101, 5)));
+        nanos.addAndGet(Duration.ofSeconds(45).toNanos());
+        journal.accepted(7, List.of(new PurchaseDecision.Order(2, 102, 6)));
+        nanos.addAndGet(Duration.ofSeconds(16).toNanos());
+
+        assertThat(journal.byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(102L);
+        nanos.addAndGet(Duration.ofSeconds(45).toNanos());
+        assertThat(journal.byVoucher()).isEmpty();
+        assertThat(journal.size()).isZero();
+    }
+
+    @Test
+    void holdsAtMostItsBoundDroppingTheOldestFirst() {
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 3, nanos::get);
+        for (long order = 1; order <= 5; order++) {
+            journal.accepted(7, List.of(new PurchaseDecision.Order(order, 100 + order, order)));
+        }
+        assertThat(journal.size()).isEqualTo(3);
+        assertThat(journal.byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId)
+                .containsExactly(103L, 104L, 105L);
+    }
+}

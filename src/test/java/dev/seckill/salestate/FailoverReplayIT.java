@@ -1,0 +1,145 @@
+package dev.seckill.salestate;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import dev.seckill.support.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real lost write: the replica is cut off from its master and promoted (as Sentinel does when it cannot reach the
+ * master), the old master accepts more orders that the replica never receives, then dies (kill -9). (A paused
+ * replica would not do: what the master sent piles up in the socket and arrives when it resumes.) The journal of
+ * what was accepted puts them back, once.
+ */
+class FailoverReplayIT {
+
+    static final long VOUCHER = 42;
+    static final StreamSettings STREAMS = new StreamSettings("order-writers", 100, Duration.ofMillis(50),
+            Duration.ofSeconds(30), 3, 1, "replay-test");
+
+    private RedisServer master;
+    private RedisServer replica;
+    private RedissonClient onMaster;
+    private RedissonClient onReplica;
+
+    @AfterEach
+    void stop() throws Exception {
+        for (RedissonClient client : new RedissonClient[] {onMaster, onReplica}) {
+            if (client != null) {
+                client.shutdown();
+            }
+        }
+        for (RedisServer server : new RedisServer[] {master, replica}) {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    @Test
+    void ordersThePromotedReplicaNeverReceivedArePutBackOnceAndWhatCannotBeIsCountedLost() throws Exception {
+        master = RedisServer.start("always");
+        replica = RedisServer.startReplicaOf(master);
+        onMaster = master.client();
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofMinutes(1), 1_000, System::nanoTime);
+        PurchaseDecision purchases = new PurchaseDecision(onMaster);
+        onMaster.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).set("4");
+        new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
+
+        accept(purchases, journal, new PurchaseDecision.Order(1, 101, 1_000));
+        awaitReplicated();
+        replica.cli("replicaof", "no", "one");
+        // The replica hears none of these: 102 goes on to MySQL before the failover, 103 and 104 do not.
+        accept(purchases, journal, new PurchaseDecision.Order(2, 102, 2_000));
+        accept(purchases, journal, new PurchaseDecision.Order(3, 103, 3_000));
+        accept(purchases, journal, new PurchaseDecision.Order(4, 104, 4_000));
+        master.kill();
+
+        onReplica = replica.client();
+        // On the new master, before the replay: shopper 4 buys again, and takes the last unit there is.
+        List<PurchaseDecision.Decision> rebought = new PurchaseDecision(onReplica).decideAsync(VOUCHER,
+                PurchaseDecision.Keeping.QUEUE, List.of(new PurchaseDecision.Order(4, 204, 5_000),
+                        new PurchaseDecision.Order(5, 205, 5_000), new PurchaseDecision.Order(6, 206, 5_000))).join();
+        assertThat(rebought).extracting(PurchaseDecision.Decision::outcome).containsOnly(PurchaseDecision.Outcome.ACCEPTED);
+        assertThat(stock()).as("3 units left after order 101; these three took them").isZero();
+
+        FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
+                new OrderStates(onReplica)));
+        List<FailoverReplay.Replayed> found = replay.replay((voucher, ids) -> Set.of(102L));
+
+        assertThat(found).singleElement().satisfies(voucher -> {
+            assertThat(voucher.present()).as("101 had reached the replica").isEqualTo(1);
+            assertThat(voucher.reapplied()).isZero();
+            assertThat(voucher.resold()).as("102 is in MySQL, its unit sold again by the new master").isEqualTo(1);
+            assertThat(voucher.lost()).as("103: no unit left; 104: its shopper bought again").isEqualTo(2);
+            assertThat(voucher.lostOrderIds()).containsExactly(103L, 104L);
+        });
+        assertThat(stock()).as("nothing taken twice").isZero();
+    }
+
+    @Test
+    void aReplayPutsBackWhatTheNewMasterLacksAndASecondReplayAddsNothing() throws Exception {
+        master = RedisServer.start("always");
+        replica = RedisServer.startReplicaOf(master);
+        onMaster = master.client();
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofMinutes(1), 1_000, System::nanoTime);
+        PurchaseDecision purchases = new PurchaseDecision(onMaster);
+        onMaster.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).set("10");
+        new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
+
+        accept(purchases, journal, new PurchaseDecision.Order(1, 101, 1_000));
+        awaitReplicated();
+        replica.cli("replicaof", "no", "one");
+        accept(purchases, journal, new PurchaseDecision.Order(2, 102, 2_000));
+        accept(purchases, journal, new PurchaseDecision.Order(3, 103, 3_000));
+        master.kill();
+        onReplica = replica.client();
+        assertThat(stock()).as("the promoted replica lacks 102 and 103").isEqualTo(9);
+
+        FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
+                new OrderStates(onReplica)));
+        // 102 reached MySQL before the master died (its Redis half is restored, not queued again); 103 did not.
+        List<FailoverReplay.Replayed> first = replay.replay((voucher, ids) -> Set.of(102L));
+        assertThat(first).singleElement().satisfies(voucher -> {
+            assertThat(voucher.present()).isEqualTo(1);
+            assertThat(voucher.reapplied()).isEqualTo(2);
+            assertThat(voucher.lost()).isZero();
+            assertThat(voucher.resold()).isZero();
+        });
+        assertThat(stock()).isEqualTo(7);
+        assertThat(onReplica.getSet(VoucherKeys.buyers(VOUCHER), StringCodec.INSTANCE).readAll())
+                .containsExactlyInAnyOrder("1", "2", "3");
+        assertThat(onReplica.getMap(VoucherKeys.pending(VOUCHER), StringCodec.INSTANCE).readAllKeySet())
+                .as("queued for MySQL again: 103 only (101 is still pending from before)").containsExactlyInAnyOrder("101", "103");
+        assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(2);
+
+        List<FailoverReplay.Replayed> second = replay.replay((voucher, ids) -> Set.of(102L));
+        assertThat(second).singleElement().satisfies(voucher -> {
+            assertThat(voucher.present()).isEqualTo(3);
+            assertThat(voucher.reapplied()).isZero();
+        });
+        assertThat(stock()).isEqualTo(7);
+        assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(2);
+    }
+
+    private static void accept(PurchaseDecision purchases, AcceptedOrdersJournal journal, PurchaseDecision.Order order) {
+        PurchaseDecision.Decision decision = purchases.decide(VOUCHER, PurchaseDecision.Keeping.QUEUE, order);
+        assertThat(decision.outcome()).isEqualTo(PurchaseDecision.Outcome.ACCEPTED);
+        journal.accepted(VOUCHER, List.of(order));
+    }
+
+    private void awaitReplicated() throws Exception {
+        assertThat(master.cli("wait", "1", "5000")).isEqualTo("1");
+    }
+
+    private long stock() {
+        return Long.parseLong(onReplica.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).get().toString());
+    }
+}
