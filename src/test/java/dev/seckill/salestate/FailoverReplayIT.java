@@ -45,24 +45,11 @@ class FailoverReplayIT {
 
     @Test
     void ordersThePromotedReplicaNeverReceivedArePutBackOnceAndWhatCannotBeIsCountedLost() throws Exception {
-        master = RedisServer.start("always");
-        replica = RedisServer.startReplicaOf(master);
-        onMaster = master.client();
-        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofMinutes(1), 1_000, System::nanoTime);
-        PurchaseDecision purchases = new PurchaseDecision(onMaster);
-        onMaster.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).set("4");
-        new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
+        // The replica hears none of 102-104: 102 goes on to MySQL before the failover, 103 and 104 do not.
+        AcceptedOrdersJournal journal = promotedWithout(4, new PurchaseDecision.Order(1, 101, 1_000),
+                List.of(new PurchaseDecision.Order(2, 102, 2_000), new PurchaseDecision.Order(3, 103, 3_000),
+                        new PurchaseDecision.Order(4, 104, 4_000)));
 
-        accept(purchases, journal, new PurchaseDecision.Order(1, 101, 1_000));
-        awaitReplicated();
-        replica.cli("replicaof", "no", "one");
-        // The replica hears none of these: 102 goes on to MySQL before the failover, 103 and 104 do not.
-        accept(purchases, journal, new PurchaseDecision.Order(2, 102, 2_000));
-        accept(purchases, journal, new PurchaseDecision.Order(3, 103, 3_000));
-        accept(purchases, journal, new PurchaseDecision.Order(4, 104, 4_000));
-        master.kill();
-
-        onReplica = replica.client();
         // On the new master, before the replay: shopper 4 buys again, and takes the last unit there is.
         List<PurchaseDecision.Decision> rebought = new PurchaseDecision(onReplica).decideAsync(VOUCHER,
                 PurchaseDecision.Keeping.QUEUE, List.of(new PurchaseDecision.Order(4, 204, 5_000),
@@ -86,21 +73,8 @@ class FailoverReplayIT {
 
     @Test
     void aReplayPutsBackWhatTheNewMasterLacksAndASecondReplayAddsNothing() throws Exception {
-        master = RedisServer.start("always");
-        replica = RedisServer.startReplicaOf(master);
-        onMaster = master.client();
-        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofMinutes(1), 1_000, System::nanoTime);
-        PurchaseDecision purchases = new PurchaseDecision(onMaster);
-        onMaster.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).set("10");
-        new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
-
-        accept(purchases, journal, new PurchaseDecision.Order(1, 101, 1_000));
-        awaitReplicated();
-        replica.cli("replicaof", "no", "one");
-        accept(purchases, journal, new PurchaseDecision.Order(2, 102, 2_000));
-        accept(purchases, journal, new PurchaseDecision.Order(3, 103, 3_000));
-        master.kill();
-        onReplica = replica.client();
+        AcceptedOrdersJournal journal = promotedWithout(10, new PurchaseDecision.Order(1, 101, 1_000),
+                List.of(new PurchaseDecision.Order(2, 102, 2_000), new PurchaseDecision.Order(3, 103, 3_000)));
         assertThat(stock()).as("the promoted replica lacks 102 and 103").isEqualTo(9);
 
         FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
@@ -129,14 +103,35 @@ class FailoverReplayIT {
         assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(2);
     }
 
+    /**
+     * A master with {@code stock} units accepts {@code replicated}, which reaches its replica; the replica is promoted
+     * on its own; the old master accepts {@code lost} and dies. Returns the journal of all of them.
+     */
+    private AcceptedOrdersJournal promotedWithout(int stock, PurchaseDecision.Order replicated,
+            List<PurchaseDecision.Order> lost) throws Exception {
+        master = RedisServer.start("always");
+        replica = RedisServer.startReplicaOf(master);
+        onMaster = master.client();
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofMinutes(1), 1_000, System::nanoTime);
+        PurchaseDecision purchases = new PurchaseDecision(onMaster);
+        onMaster.getBucket(VoucherKeys.stock(VOUCHER), StringCodec.INSTANCE).set(Integer.toString(stock));
+        new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
+
+        accept(purchases, journal, replicated);
+        assertThat(master.cli("wait", "1", "5000")).as("the replica has it").isEqualTo("1");
+        replica.cli("replicaof", "no", "one");
+        for (PurchaseDecision.Order order : lost) {
+            accept(purchases, journal, order);
+        }
+        master.kill();
+        onReplica = replica.client();
+        return journal;
+    }
+
     private static void accept(PurchaseDecision purchases, AcceptedOrdersJournal journal, PurchaseDecision.Order order) {
         PurchaseDecision.Decision decision = purchases.decide(VOUCHER, PurchaseDecision.Keeping.QUEUE, order);
         assertThat(decision.outcome()).isEqualTo(PurchaseDecision.Outcome.ACCEPTED);
         journal.accepted(VOUCHER, List.of(order));
-    }
-
-    private void awaitReplicated() throws Exception {
-        assertThat(master.cli("wait", "1", "5000")).isEqualTo("1");
     }
 
     private long stock() {
