@@ -5,10 +5,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 import dev.seckill.InstanceIdentity;
 import dev.seckill.order.OrderRecords;
@@ -42,6 +45,8 @@ import org.springframework.stereotype.Component;
 class RedisFailoverWatcher extends PeriodicTask {
 
     private static final Logger log = LoggerFactory.getLogger(RedisFailoverWatcher.class);
+    /** After a failover's replay, when the journal is replayed again (see {@link #followUp}). */
+    static final List<Duration> FOLLOW_UPS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(30));
 
     private final RedisMasters masters;
     private final RedisFailovers failovers;
@@ -61,10 +66,15 @@ class RedisFailoverWatcher extends PeriodicTask {
     private volatile boolean replayDue;
     /** Failovers recorded since this instance's last replay that succeeded: each expects its replay. */
     private final Set<Long> unreplayed = new LinkedHashSet<>();
+    /** When (monotonic nanos) the follow-ups of the last failover are due, and the failover they belong to. */
+    private final Deque<Long> followUps = new ArrayDeque<>();
+    private long followUpGeneration;
+    private final LongSupplier nanoTime;
 
     RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrderRecords orders,
             DurabilitySettings settings, Clock clock, MeterRegistry meters, InstanceIdentity identity) {
         super("redis-failover-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
+        this.nanoTime = System::nanoTime;
         this.masters = new RedisMasters(redisson);
         this.failovers = failovers;
         this.replay = replay;
@@ -110,6 +120,7 @@ class RedisFailoverWatcher extends PeriodicTask {
             return false;
         }
         if (before.equals(now) && unreplayed.isEmpty()) {
+            followUp(now);
             return false;
         }
         replayDue = true;
@@ -129,7 +140,30 @@ class RedisFailoverWatcher extends PeriodicTask {
         lastSeen = now;
         replayDue = false;
         report(before, now, found);
+        followUps.clear();
+        long switchedAt = nanoTime.getAsLong();
+        FOLLOW_UPS.forEach(after -> followUps.addLast(switchedAt + after.toNanos()));
+        followUpGeneration = latest;
         return true;
+    }
+
+    /**
+     * A command the old master had received before the switch can still be answered after it: a master paused (not
+     * dead) takes it up when it resumes, before the Sentinels demote it, and the instance journals the order then,
+     * after its replay ran. Redisson gives up on a command after its timeout and retries, so such answers stop coming
+     * within seconds: the journal is replayed again a few times until they have.
+     */
+    private void followUp(String masters) {
+        Long due = followUps.peekFirst();
+        if (due == null || nanoTime.getAsLong() - due < 0) {
+            return;
+        }
+        List<FailoverReplay.Replayed> found = replay.replay(orders::inMySql);
+        failovers.recordReplay(followUpGeneration, watcher, found, clock.instant());
+        followUps.pollFirst();
+        if (found.stream().anyMatch(voucher -> voucher.reapplied() > 0 || voucher.lost() > 0 || voucher.resold() > 0)) {
+            report(masters, masters, found);
+        }
     }
 
     private RedisFailovers.Switch recordSwitch(String before, String now) {

@@ -138,12 +138,19 @@ public class RedisFailovers {
         return new Switch(generation, true);
     }
 
-    /** What one watcher's replay found, per voucher, and that it finished. */
+    /**
+     * What one watcher's replay found, per voucher, and that it finished. A later replay for the same failover (a
+     * follow-up) adds what it re-applied: those orders were missing still; lost and resold are the larger count (the
+     * same orders stay lost, each replay sees them again).
+     */
     @Transactional
     void recordReplay(long generation, String watcher, List<FailoverReplay.Replayed> replayed, Instant now) {
         for (FailoverReplay.Replayed voucher : replayed) {
-            jdbc.update("INSERT IGNORE INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, "
-                    + "lost, resold, replayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", generation, watcher,
+            jdbc.update("INSERT INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, lost, "
+                    + "resold, replayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
+                    + "present = VALUES(present), reapplied = reapplied + VALUES(reapplied), "
+                    + "lost = GREATEST(lost, VALUES(lost)), resold = GREATEST(resold, VALUES(resold)), "
+                    + "replayed_at = VALUES(replayed_at)", generation, watcher,
                     voucher.voucherId(), voucher.present(), voucher.reapplied(), voucher.lost(), voucher.resold(),
                     Timestamp.from(now));
         }

@@ -19,8 +19,12 @@ import java.util.function.LongSupplier;
  */
 public final class AcceptedOrdersJournal {
 
-    /** One accepted order, as purchase.lua got it. */
-    public record Entry(long voucherId, long shopperId, long orderId, long atMillis, long journaledAtNanos) {
+    /**
+     * One accepted order, as purchase.lua got it. {@code confirmed}: the shopper is told 202; otherwise 503
+     * {@code order-unconfirmed} (no replica confirmed it in time), a promise of nothing.
+     */
+    public record Entry(long voucherId, long shopperId, long orderId, long atMillis, boolean confirmed,
+            long journaledAtNanos) {
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
@@ -34,11 +38,11 @@ public final class AcceptedOrdersJournal {
         this.nanoTime = nanoTime;
     }
 
-    /** Journals the orders of one purchase call that were accepted. */
-    public synchronized void accepted(long voucherId, List<PurchaseDecision.Order> orders) {
+    /** Journals the orders of one purchase call that were accepted, answered 202 ({@code confirmed}) or not. */
+    public synchronized void accepted(long voucherId, List<PurchaseDecision.Order> orders, boolean confirmed) {
         long now = nanoTime.getAsLong();
         for (PurchaseDecision.Order order : orders) {
-            entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), now));
+            entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), confirmed, now));
         }
         forgetOlderThan(now - windowNanos);
     }

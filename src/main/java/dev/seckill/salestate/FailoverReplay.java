@@ -54,11 +54,13 @@ public class FailoverReplay {
      *
      * @param present   the master had them
      * @param reapplied the master lacked them; they are back (and queued again if MySQL lacked them too)
-     * @param lost      accepted, not in MySQL, and not re-applicable (no unit left, the shopper bought again, no
-     *                  counter, a reset under way): answered 202, and gone
+     * @param lost      answered 202, not in MySQL, and not re-applicable (no unit left, the shopper bought again, no
+     *                  counter, a reset under way): gone
+     * @param dropped   the same, but the shopper was told 503 {@code order-unconfirmed}: no promise broken
      * @param resold    in MySQL, but the new master had sold their unit again: a later order will be refused by MySQL
      */
-    public record Replayed(long voucherId, int present, int reapplied, int lost, int resold, List<Long> lostOrderIds) {
+    public record Replayed(long voucherId, int present, int reapplied, int lost, int resold, int dropped,
+            List<Long> lostOrderIds) {
     }
 
     /**
@@ -81,6 +83,7 @@ public class FailoverReplay {
         int present = 0;
         int reapplied = 0;
         int resold = 0;
+        int dropped = 0;
         List<Long> lost = new ArrayList<>();
         List<Object> keys = List.of(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId),
                 VoucherKeys.shopperOrders(voucherId), VoucherKeys.resetFence(voucherId), VoucherKeys.pending(voucherId),
@@ -100,12 +103,18 @@ public class FailoverReplay {
                 switch (((Number) answers.get(i)).intValue()) {
                     case 0 -> present++;
                     case 1 -> reapplied++;
-                    case 2 -> lost.add(chunk.get(i).orderId());
+                    case 2 -> {
+                        if (chunk.get(i).confirmed()) {
+                            lost.add(chunk.get(i).orderId());
+                        } else {
+                            dropped++;
+                        }
+                    }
                     case 3 -> resold++;
                     default -> throw new IllegalStateException("failover-replay.lua answered " + answers.get(i));
                 }
             }
         }
-        return new Replayed(voucherId, present, reapplied, lost.size(), resold, List.copyOf(lost));
+        return new Replayed(voucherId, present, reapplied, lost.size(), resold, dropped, List.copyOf(lost));
     }
 }

@@ -57,6 +57,8 @@ class FailoverReplayIT {
         assertThat(rebought).extracting(PurchaseDecision.Decision::outcome).containsOnly(PurchaseDecision.Outcome.ACCEPTED);
         assertThat(stock()).as("3 units left after order 101; these three took them").isZero();
 
+        // An order the old master accepted but no replica confirmed: the shopper was told 503 order-unconfirmed.
+        journal.accepted(VOUCHER, List.of(new PurchaseDecision.Order(7, 107, 4_500)), false);
         FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
                 new OrderStates(onReplica)));
         List<FailoverReplay.Replayed> found = replay.replay((voucher, ids) -> Set.of(102L));
@@ -67,6 +69,7 @@ class FailoverReplayIT {
             assertThat(voucher.resold()).as("102 is in MySQL, its unit sold again by the new master").isEqualTo(1);
             assertThat(voucher.lost()).as("103: no unit left; 104: its shopper bought again").isEqualTo(2);
             assertThat(voucher.lostOrderIds()).containsExactly(103L, 104L);
+            assertThat(voucher.dropped()).as("107 cannot come back either, but nobody was promised it").isEqualTo(1);
         });
         assertThat(stock()).as("nothing taken twice").isZero();
     }
@@ -131,7 +134,7 @@ class FailoverReplayIT {
     private static void accept(PurchaseDecision purchases, AcceptedOrdersJournal journal, PurchaseDecision.Order order) {
         PurchaseDecision.Decision decision = purchases.decide(VOUCHER, PurchaseDecision.Keeping.QUEUE, order);
         assertThat(decision.outcome()).isEqualTo(PurchaseDecision.Outcome.ACCEPTED);
-        journal.accepted(VOUCHER, List.of(order));
+        journal.accepted(VOUCHER, List.of(order), true);
     }
 
     private long stock() {

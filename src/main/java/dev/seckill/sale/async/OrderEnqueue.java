@@ -129,7 +129,7 @@ public class OrderEnqueue {
                 accepted.add(orders.get(i));
             }
         }
-        journal.accepted(voucherId, accepted);
+        journal.accepted(voucherId, accepted, !unconfirmed);
         return enqueued;
     }
 }
