@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import dev.seckill.InstanceIdentity;
 import dev.seckill.order.OrderRecords;
@@ -23,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.redisson.api.RedissonClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -48,10 +50,11 @@ class RedisFailoverWatcher extends PeriodicTask {
     /** After a failover's replay, when the journal is replayed again (see {@link #followUp}). */
     static final List<Duration> FOLLOW_UPS = List.of(Duration.ofSeconds(5), Duration.ofSeconds(15), Duration.ofSeconds(30));
 
-    private final RedisMasters masters;
+    /** The masters Redisson writes to now ({@link RedisMasters}). */
+    private final Supplier<String> masters;
     private final RedisFailovers failovers;
-    private final FailoverReplay replay;
-    private final OrderRecords orders;
+    /** Replays this instance's journal into the master there is now ({@link FailoverReplay}). */
+    private final Supplier<List<FailoverReplay.Replayed>> replay;
     private final Clock clock;
     private final String instanceId;
     /** This process: a restarted instance with the same id did not journal what its predecessor accepted. */
@@ -71,14 +74,21 @@ class RedisFailoverWatcher extends PeriodicTask {
     private long followUpGeneration;
     private final LongSupplier nanoTime;
 
+    @Autowired
     RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrderRecords orders,
             DurabilitySettings settings, Clock clock, MeterRegistry meters, InstanceIdentity identity) {
+        this(new RedisMasters(redisson)::current, failovers, () -> replay.replay(orders::inMySql), settings, clock,
+                System::nanoTime, meters, identity);
+    }
+
+    RedisFailoverWatcher(Supplier<String> masters, RedisFailovers failovers, Supplier<List<FailoverReplay.Replayed>> replay,
+            DurabilitySettings settings, Clock clock, LongSupplier nanoTime, MeterRegistry meters,
+            InstanceIdentity identity) {
         super("redis-failover-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
-        this.nanoTime = System::nanoTime;
-        this.masters = new RedisMasters(redisson);
+        this.nanoTime = nanoTime;
+        this.masters = masters;
         this.failovers = failovers;
         this.replay = replay;
-        this.orders = orders;
         this.clock = clock;
         this.instanceId = identity.instanceId();
         this.watcher = watcherName(instanceId);
@@ -103,7 +113,7 @@ class RedisFailoverWatcher extends PeriodicTask {
 
     /** Runs one check; returns whether this instance saw the masters change since its last check. */
     boolean check() {
-        String now = masters.current();
+        String now = masters.get();
         failovers.heartbeat(watcher);
         String before = lastSeen;
         if (before == null) {
@@ -127,7 +137,7 @@ class RedisFailoverWatcher extends PeriodicTask {
         if (!before.equals(now)) {
             unreplayed.add(recordSwitch(before, now).generation());
         }
-        List<FailoverReplay.Replayed> found = replay.replay(orders::inMySql);
+        List<FailoverReplay.Replayed> found = replay.get();
         // One replay answers every switch seen since the last one that succeeded (a Redis Cluster may first drop
         // the dead master, then add the promoted replica: two switches, the first with part of the slots unserved).
         long latest = unreplayed.stream().mapToLong(Long::longValue).max().orElseThrow();
@@ -158,7 +168,7 @@ class RedisFailoverWatcher extends PeriodicTask {
         if (due == null || nanoTime.getAsLong() - due < 0) {
             return;
         }
-        List<FailoverReplay.Replayed> found = replay.replay(orders::inMySql);
+        List<FailoverReplay.Replayed> found = replay.get();
         failovers.recordReplay(followUpGeneration, watcher, found, clock.instant());
         followUps.pollFirst();
         if (found.stream().anyMatch(voucher -> voucher.reapplied() > 0 || voucher.lost() > 0 || voucher.resold() > 0)) {
