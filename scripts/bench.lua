@@ -19,6 +19,7 @@
 --                  this needs one connection per thread (wrk -t N -c N), which BENCH_CONNECTIONS must show.
 -- At the end it prints one machine-readable line:
 --   BENCH requests=N seconds=S rps=R p50_ms=A p99_ms=B socket_errors=E statuses=201:n,409:m [accepted=K]
+-- (a 503 is counted by its problem code: 503(order-unconfirmed):n)
 -- With BENCH_HANDSHAKE, requests, rps and statuses count the purchases only, and
 --   handshake=H handshake_statuses=200:h,... all_rps=Q
 -- follow: the ticket requests and their answers, and the rate of both kinds together; the latencies are
@@ -120,7 +121,13 @@ function response(status, headers, body)
   end
   in_flight = nil
   if handshake then purchases = purchases + 1 end
-  statuses[status] = (statuses[status] or 0) + 1
+  local key = status
+  if status == 503 and body then
+    -- 503 has several causes (order-unconfirmed, backend-unavailable, voucher-busy): counted apart
+    local code = string.match(body, '"code"%s*:%s*"([^"]+)"')
+    if code then key = "503(" .. code .. ")" end
+  end
+  statuses[key] = (statuses[key] or 0) + 1
   if accepted_text and body and string.find(body, accepted_text, 1, true) then accepted = accepted + 1 end
 end
 
