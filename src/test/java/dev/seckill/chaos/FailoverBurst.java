@@ -1,0 +1,70 @@
+package dev.seckill.chaos;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.seckill.support.PacedBurst;
+import dev.seckill.support.RedisSentinels;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The shape every failover scenario shares: a voucher of {@code stock} units, {@code shoppers} new shoppers, a
+ * paced burst through Nginx with the scenario's faults, then the backlog drained and everything counted once
+ * ({@link Outcome}): MySQL's orders per shopper, the audit, and what the failover left ({@link FailoverFacts}).
+ */
+final class FailoverBurst {
+
+    /** The answers a failover may give: an order, a refusal, an outage, or an order taken but not confirmed. */
+    static final List<String> ALLOWED = List.of("201 created", "202 accepted", "409 already-ordered", "409 sold-out",
+            "503 backend-unavailable", "503 order-unconfirmed");
+
+    private FailoverBurst() {
+    }
+
+    static Outcome run(ChaosCluster cluster, int stock, int shoppers, Duration duration, List<PacedBurst.Fault> faults)
+            throws Exception {
+        return runOnNextVoucher(cluster, stock, shoppers, duration, voucherId -> faults);
+    }
+
+    /** As {@link #run}, with faults that depend on the voucher (e.g. the Redis Cluster node serving its slot). */
+    static Outcome runOnNextVoucher(ChaosCluster cluster, int stock, int shoppers, Duration duration,
+            Function<Long, List<PacedBurst.Fault>> faultsOf) throws Exception {
+        long voucherId = cluster.api().createVoucher(stock);
+        List<PacedBurst.Fault> faults = faultsOf.apply(voucherId);
+        List<String> tokens = cluster.api().mintShoppers(shoppers);
+        ChaosCluster.LogMark mark = cluster.logMark();
+        PacedBurst.Result burst = PacedBurst.run(cluster.nginx().port(), voucherId, tokens, duration, 32, faults);
+        long drainStart = System.nanoTime();
+        JsonNode audit = cluster.api().awaitNoPendingOrders(voucherId, Duration.ofSeconds(90));
+        Map<Long, Integer> orders = ChaosReport.orderCounts(cluster.dbUrl(), voucherId);
+        FailoverFacts facts = FailoverFacts.collect(cluster, mark, burst, orders.keySet(), audit);
+        System.out.printf("[burst] audit after the drain: %s%n", audit);
+        return new Outcome(voucherId, burst, orders, audit, facts, drainStart);
+    }
+
+    /** Waits (up to 60 s) for the Sentinels to name a master other than {@code master}, and says which. */
+    static void awaitFailover(RedisSentinels redis, int master) {
+        long start = System.nanoTime();
+        int promoted = redis.awaitFailover(master, Duration.ofSeconds(60));
+        System.out.printf("[burst] the Sentinels promoted :%d, %.1f s after the wait began%n", promoted,
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    record Outcome(long voucherId, PacedBurst.Result burst, Map<Long, Integer> orders, JsonNode audit,
+            FailoverFacts facts, long drainStart) {
+
+        void print(String scenario) {
+            ChaosReport.print(scenario, burst, orders.keySet(), audit, drainStart, facts.note());
+        }
+
+        /** Only the answers of {@link #ALLOWED}, and orders taken before and after the fault. */
+        void assertOnlyAllowedAnswers() {
+            assertThat(burst.answers().keySet()).as("only orders, refusals and outage answers").isSubsetOf(ALLOWED);
+            assertThat(burst.accepted()).as("orders were accepted").isNotEmpty();
+        }
+    }
+}
