@@ -31,6 +31,7 @@ class SentinelFailoverChaosIT {
     static final int STOCK = 900;
     static final Duration BURST = Duration.ofSeconds(8);
     static final Duration FAULT_AT = Duration.ofMillis(2_500);
+    static final Duration SPLIT_BRAIN_BURST = Duration.ofSeconds(12);
 
     @Test
     void masterKilledMidBurstIsFailedOverLosingDoublingAndOversellingNothing() throws Exception {
@@ -56,16 +57,8 @@ class SentinelFailoverChaosIT {
         try (ChaosCluster cluster = ChaosCluster.named("chaos-split", "seckill_chaos_split").sentinels().start()) {
             RedisSentinels redis = cluster.sentinels();
             int master = redis.masterPort();
-            FailoverBurst.Outcome outcome = FailoverBurst.run(cluster, STOCK, SHOPPERS, Duration.ofSeconds(12), List.of(
-                    new PacedBurst.Fault(FAULT_AT, "SIGSTOP the Redis master :" + master, () -> redis.pause(master)),
-                    new PacedBurst.Fault(FAULT_AT, "await the Sentinels' failover", () -> {
-                        FailoverBurst.awaitFailover(redis, master);
-                        // the stale master stays stopped a little longer: clients' commands pile up on its sockets
-                        Thread.sleep(1_000);
-                    }),
-                    new PacedBurst.Fault(FAULT_AT, "SIGCONT the stale master :" + master, () -> redis.resume(master)),
-                    new PacedBurst.Fault(FAULT_AT, "await the stale master turned replica",
-                            () -> redis.awaitReplicaInSync(master, Duration.ofSeconds(60)))));
+            FailoverBurst.Outcome outcome = FailoverBurst.run(cluster, STOCK, SHOPPERS, SPLIT_BRAIN_BURST,
+                    FailoverBurst.splitBrain(redis, master, FAULT_AT));
 
             outcome.print("10. Redis master SIGSTOPped past a Sentinel failover, resumed stale (WAIT 1)");
             outcome.assertOnlyAllowedAnswers();
