@@ -45,6 +45,7 @@ final class FailoverBurst {
         JsonNode audit = cluster.api().awaitNoPendingOrders(voucherId, Duration.ofSeconds(90));
         Map<Long, Integer> orders = ChaosReport.orderCounts(cluster.dbUrl(), voucherId);
         FailoverFacts facts = FailoverFacts.collect(cluster, mark, burst, orders.keySet(), audit);
+        printLost(burst, orders);
         System.out.printf("[burst] audit after the drain: %s%n", audit);
         return new Outcome(voucherId, burst, orders, audit, facts, drainStart);
     }
@@ -64,6 +65,19 @@ final class FailoverBurst {
                 new PacedBurst.Fault(at, "SIGCONT the stale master :" + master, () -> redis.resume(master)),
                 new PacedBurst.Fault(at, "await the stale master turned replica",
                         () -> redis.awaitReplicaInSync(master, Duration.ofSeconds(60))));
+    }
+
+    /** Each shopper told they have an order whom MySQL lacks: their answer, the instance, when (from the burst's start). */
+    private static void printLost(PacedBurst.Result burst, Map<Long, Integer> orders) {
+        if (burst.timeline().isEmpty()) {
+            return;
+        }
+        long start = burst.timeline().stream().mapToLong(PacedBurst.Answer::sentAtNanos).min().orElseThrow();
+        burst.timeline().stream().filter(answer -> burst.accepted().contains(answer.shopper())
+                && !orders.containsKey(answer.shopper())).forEach(answer -> System.out.printf(
+                        "[burst] LOST shopper %d: %s from %s, sent at %.3f s, answered at %.3f s%n", answer.shopper(),
+                        answer.answer(), answer.instanceId(), (answer.sentAtNanos() - start) / 1e9,
+                        (answer.atNanos() - start) / 1e9));
     }
 
     /** How long the clients waited for their answers: what a failover costs them. */
