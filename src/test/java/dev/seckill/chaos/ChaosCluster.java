@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.Nginx;
+import dev.seckill.support.RedisCluster;
+import dev.seckill.support.RedisSentinels;
 import dev.seckill.support.RedisServer;
 import dev.seckill.support.TcpProxy;
 import dev.seckill.support.TestServers;
@@ -41,6 +43,11 @@ import dev.seckill.support.TestServers;
  * }</pre>
  * The instances are {@code <name>-1} and {@code <name>-2} (their logs target/&lt;id&gt;.log); the database is
  * the test database's URL with {@code /seckill_test} replaced by {@code /<database>}.
+ * <p>
+ * Instead of the one Redis, a scenario may ask for a replicated one it can fail over: a master with two replicas
+ * under three Sentinels ({@link Builder#sentinels()}), or a six-node Redis Cluster ({@link Builder#redisCluster()}).
+ * On either, the instances answer 202 only once a replica has the order ({@code seckill.redis.wait-replicas=1}),
+ * unless the scenario says otherwise ({@link Builder#waitReplicas}).
  */
 final class ChaosCluster implements AutoCloseable {
 
@@ -51,6 +58,8 @@ final class ChaosCluster implements AutoCloseable {
     private TcpProxy mySql;
     private TcpProxy redisProxy;
     private RedisServer redis;
+    private RedisSentinels sentinels;
+    private RedisCluster redisCluster;
     private Nginx nginx;
     private Api api;
 
@@ -75,6 +84,9 @@ final class ChaosCluster implements AutoCloseable {
         private boolean mySqlProxy;
         private boolean redisProxy;
         private boolean dataOnlyAccount;
+        private boolean sentinels;
+        private boolean redisCluster;
+        private Integer waitReplicas;
 
         private Builder(String name, String database) {
             this.name = name;
@@ -122,7 +134,40 @@ final class ChaosCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Redis as a master, two replicas and three Sentinels ({@link RedisSentinels}; {@link ChaosCluster#sentinels()}):
+         * the instances find the master through the Sentinels ({@code spring.data.redis.sentinel.*}).
+         */
+        Builder sentinels() {
+            this.sentinels = true;
+            return this;
+        }
+
+        /**
+         * Redis as a six-node Redis Cluster, three masters with a replica each ({@link RedisCluster};
+         * {@link ChaosCluster#redisCluster()}), through {@code spring.data.redis.cluster.nodes}.
+         */
+        Builder redisCluster() {
+            this.redisCluster = true;
+            return this;
+        }
+
+        /**
+         * {@code seckill.redis.wait-replicas} of both instances: 1 by default with {@link #sentinels()} or
+         * {@link #redisCluster()}, 0 (the product's default) otherwise.
+         */
+        Builder waitReplicas(int replicas) {
+            this.waitReplicas = replicas;
+            return this;
+        }
+
         ChaosCluster start() throws Exception {
+            if ((sentinels || redisCluster) && (redisProxy || !"always".equals(fsync))) {
+                throw new IllegalStateException("sentinels() and redisCluster() come with AOF always and without a proxy");
+            }
+            if (sentinels && redisCluster) {
+                throw new IllegalStateException("sentinels() or redisCluster(), not both");
+            }
             ChaosCluster cluster = new ChaosCluster(this);
             try {
                 cluster.launch();
@@ -151,16 +196,30 @@ final class ChaosCluster implements AutoCloseable {
             accounts = DataOnlyAccounts.create(dbUrl, settings.name);
             servers.putAll(accounts.settings());
         }
-        redis = RedisServer.start(settings.fsync);
-        int redisPort = redis.port();
-        if (settings.redisProxy) {
-            redisProxy = new TcpProxy("127.0.0.1", redis.port());
-            redisPort = redisProxy.port();
+        if (settings.sentinels) {
+            sentinels = RedisSentinels.start();
+            servers.put("spring.data.redis.sentinel.master", RedisSentinels.MASTER_NAME);
+            servers.put("spring.data.redis.sentinel.nodes", sentinels.sentinelNodes());
+        } else if (settings.redisCluster) {
+            redisCluster = RedisCluster.start();
+            servers.put("spring.data.redis.cluster.nodes", redisCluster.nodes());
+        } else {
+            redis = RedisServer.start(settings.fsync);
+            int redisPort = redis.port();
+            if (settings.redisProxy) {
+                redisProxy = new TcpProxy("127.0.0.1", redis.port());
+                redisPort = redisProxy.port();
+            }
+            servers.put("spring.data.redis.port", Integer.toString(redisPort));
         }
-        servers.put("spring.data.redis.port", Integer.toString(redisPort));
         servers.put("spring.data.redis.database", "0");
         servers.put("spring.datasource.url", appDbUrl);
         List<String> args = new ArrayList<>(List.of("--seckill.mode=" + settings.mode));
+        int waitReplicas = settings.waitReplicas != null ? settings.waitReplicas
+                : settings.sentinels || settings.redisCluster ? 1 : 0;
+        if (waitReplicas > 0 || settings.waitReplicas != null) {
+            args.add("--seckill.redis.wait-replicas=" + waitReplicas);
+        }
         args.addAll(settings.args);
         for (int number = 1; number <= instances.length(); number++) {
             instances.set(number - 1, AppProcess.start(instanceId(number), servers, args.toArray(String[]::new)));
@@ -197,8 +256,25 @@ final class ChaosCluster implements AutoCloseable {
         return nginx;
     }
 
+    /** The one Redis (null with {@link Builder#sentinels()} or {@link Builder#redisCluster()}). */
     RedisServer redis() {
         return redis;
+    }
+
+    /** The master, replicas and Sentinels (with {@link Builder#sentinels()}). */
+    RedisSentinels sentinels() {
+        if (sentinels == null) {
+            throw new IllegalStateException("no Sentinels: build the cluster with sentinels()");
+        }
+        return sentinels;
+    }
+
+    /** The Redis Cluster (with {@link Builder#redisCluster()}). */
+    RedisCluster redisCluster() {
+        if (redisCluster == null) {
+            throw new IllegalStateException("no Redis Cluster: build the cluster with redisCluster()");
+        }
+        return redisCluster;
     }
 
     /** The proxy between the instances and MySQL (with {@link Builder#mySqlProxy()}). */
@@ -271,6 +347,8 @@ final class ChaosCluster implements AutoCloseable {
         }
         parts.add(redisProxy);
         parts.add(redis);
+        parts.add(sentinels);
+        parts.add(redisCluster);
         parts.add(mySql);
         parts.add(accounts);
         Exception failed = null;

@@ -40,12 +40,29 @@ final class ChaosReport {
      */
     static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, Set<Long> givenUp, JsonNode audit,
             long drainStart) {
-        long lost = burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper) && !givenUp.contains(shopper))
-                .count();
+        print(scenario, burst, inMySql, givenUp, audit, drainStart, null);
+    }
+
+    /** As above, with {@code note} (e.g. what a failover left: {@link FailoverFacts#note}) added to the audit column. */
+    static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, JsonNode audit, long drainStart,
+            String note) {
+        print(scenario, burst, inMySql, Set.of(), audit, drainStart, note);
+    }
+
+    private static void print(String scenario, PacedBurst.Result burst, Set<Long> inMySql, Set<Long> givenUp,
+            JsonNode audit, long drainStart, String note) {
+        String verdict = audit.path("redisDataLost").asBoolean() ? "loss reported"
+                : "consistent " + audit.path("consistent").asBoolean();
         System.out.printf("[chaos] | %s | %d | %d | %d | %d | %d | %d | %.1f s | %s |%n", scenario, burst.accepted().size(),
-                audit.path("orders").asLong(), lost, audit.path("duplicateBuyers").asLong(), audit.path("oversold").asLong(),
-                audit.path("failedOrders").asLong(), (System.nanoTime() - drainStart) / 1e9,
-                audit.path("redisDataLost").asBoolean() ? "loss reported" : "consistent " + audit.path("consistent").asBoolean());
+                audit.path("orders").asLong(), lost(burst, inMySql, givenUp), audit.path("duplicateBuyers").asLong(),
+                audit.path("oversold").asLong(), audit.path("failedOrders").asLong(),
+                (System.nanoTime() - drainStart) / 1e9, note == null ? verdict : verdict + "; " + note);
+    }
+
+    /** Shoppers told they have an order who have none in MySQL (and whose order was not given up on purpose). */
+    static long lost(PacedBurst.Result burst, Set<Long> inMySql, Set<Long> givenUp) {
+        return burst.accepted().stream().filter(shopper -> !inMySql.contains(shopper) && !givenUp.contains(shopper))
+                .count();
     }
 
     /** How many orders each buyer of the voucher has in MySQL (the database at {@code dbUrl}). */

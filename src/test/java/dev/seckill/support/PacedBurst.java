@@ -20,11 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A burst from outside, counted from the client's side: every shopper sends one purchase, spread evenly
  * over {@code duration} by {@code threads} clients, while a fault is injected at a fixed moment. Each
- * shopper ends in one of three sets: told they have an order (202, or 409 {@code already-ordered} to a
- * shopper who asked once: a first answer lost on the way and the same request retried underneath),
+ * shopper ends in one of three sets: told they have an order (202, 201 on the sync path, or 409
+ * {@code already-ordered} to a shopper who asked once: a first answer lost on the way and the same request
+ * retried underneath),
  * refused (an answer that says no order was taken), or unknown (no answer, or a 502/504 from Nginx: the
- * instance may have taken the order before it went silent). Only the client's own record is trusted: the
- * platform's promise is about what it told people.
+ * instance may have taken the order before it went silent; or 503 {@code order-unconfirmed}: the order was
+ * taken, but not as many replicas as asked confirmed it, so a failover may still lose it). The
+ * {@code order-unconfirmed} shoppers are also kept apart ({@link Result#unconfirmed}), to be reported. Only the
+ * client's own record is trusted: the platform's promise is about what it told people.
  */
 public final class PacedBurst {
 
@@ -44,8 +47,12 @@ public final class PacedBurst {
     public record Answer(long shopper, String answer, String instanceId, long sentAtNanos, long atNanos) {
     }
 
-    /** {@code timeline}: every answer, in the order they arrived. */
-    public record Result(Set<Long> accepted, Set<Long> unknown, Map<String, Integer> answers, List<Answer> timeline) {
+    /**
+     * {@code unconfirmed}: the shoppers answered 503 {@code order-unconfirmed} (also in {@code unknown});
+     * {@code timeline}: every answer, in the order they arrived.
+     */
+    public record Result(Set<Long> accepted, Set<Long> unknown, Set<Long> unconfirmed, Map<String, Integer> answers,
+            List<Answer> timeline) {
 
         public int count(String answer) {
             return answers.getOrDefault(answer, 0);
@@ -62,6 +69,7 @@ public final class PacedBurst {
         Api api = new Api(port, http);
         Set<Long> accepted = ConcurrentHashMap.newKeySet();
         Set<Long> unknown = ConcurrentHashMap.newKeySet();
+        Set<Long> unconfirmed = ConcurrentHashMap.newKeySet();
         Map<String, AtomicInteger> answers = new ConcurrentHashMap<>();
         Queue<Answer> timeline = new ConcurrentLinkedQueue<>();
         long start = System.nanoTime();
@@ -80,11 +88,16 @@ public final class PacedBurst {
                 try {
                     Api.Response response = api.seckill(voucherId, token);
                     instance = response.instanceId();
-                    answer = response.status() + " " + (response.status() == 202 ? "accepted" : response.code());
-                    if (response.status() == 202 || "already-ordered".equals(response.code())) {
+                    answer = response.status() + " " + (response.status() == 202 ? "accepted"
+                            : response.status() == 201 ? "created" : response.code());
+                    if (response.status() == 202 || response.status() == 201
+                            || "already-ordered".equals(response.code())) {
                         accepted.add(shopper);
                     } else if (response.status() == 502 || response.status() == 504) {
                         unknown.add(shopper);
+                    } else if ("order-unconfirmed".equals(response.code())) {
+                        unknown.add(shopper);
+                        unconfirmed.add(shopper);
                     }
                 } catch (IllegalStateException noAnswer) {
                     answer = "no answer";
@@ -115,7 +128,7 @@ public final class PacedBurst {
         System.out.printf("[burst] %d shoppers in %.1f s: %s%n", tokens.size(), (System.nanoTime() - start) / 1e9, counted);
         List<Answer> inOrder = new ArrayList<>(timeline);
         inOrder.sort(Comparator.comparingLong(Answer::atNanos));
-        return new Result(Set.copyOf(accepted), Set.copyOf(unknown), counted, List.copyOf(inOrder));
+        return new Result(Set.copyOf(accepted), Set.copyOf(unknown), Set.copyOf(unconfirmed), counted, List.copyOf(inOrder));
     }
 
     /** Pacing, not polling: each request leaves at its own moment of the burst. */

@@ -6,12 +6,15 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+
+import org.awaitility.Awaitility;
 
 /**
  * A six-node Redis Cluster of a test's own (three masters, a replica each), started and stopped by
@@ -106,6 +109,40 @@ public final class RedisCluster implements AutoCloseable {
     /** SIGCONT after {@link #pause}. */
     public void resume(int port) throws IOException, InterruptedException {
         signal(port, "-CONT");
+    }
+
+    /**
+     * SIGKILL a node: nothing flushed on the way out but what its AOF already has. Returns once the process is
+     * gone; its replica takes over after {@code cluster-node-timeout} (5 s), see {@link #awaitMasterOf}.
+     */
+    public void kill(int port) throws IOException, InterruptedException {
+        String pid = Files.readString(dir.resolve(port + "/redis.pid")).trim();
+        signal(port, "-KILL");
+        Path proc = Path.of("/proc", pid);
+        Awaitility.await("node :" + port + " (pid " + pid + ") gone")
+                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> !Files.exists(proc) || Files.readString(proc.resolve("stat")).contains(") Z "));
+    }
+
+    /**
+     * Waits until a node other than {@code formerMaster} serves the key's slot and says it is a master; returns
+     * its port.
+     */
+    public int awaitMasterOf(String key, int formerMaster, Duration atMost) {
+        return Awaitility.await("a master of " + key + " other than :" + formerMaster).atMost(atMost)
+                .pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> {
+                    int port = masterOf(key);
+                    return port != formerMaster && cli(port, "ROLE").startsWith("master") ? port : -1;
+                }, port -> port > 0);
+    }
+
+    /**
+     * {@code scripts/redis-cluster up} again: starts the nodes that do not run (a killed one comes back from its
+     * nodes.conf and AOF, as a replica of the node that took over) and waits until every node is ok and in sync.
+     */
+    public void startStopped() throws IOException, InterruptedException {
+        script("up");
     }
 
     private void signal(int port, String signal) throws IOException, InterruptedException {
