@@ -7,10 +7,9 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -18,6 +17,7 @@ import dev.seckill.InstanceIdentity;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.platform.PeriodicTask;
 import dev.seckill.platform.ShutdownOrder;
+import dev.seckill.salestate.AcceptedOrdersJournal;
 import dev.seckill.salestate.FailoverReplay;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,9 +53,12 @@ class RedisFailoverWatcher extends PeriodicTask {
     /** The masters Redisson writes to now ({@link RedisMasters}). */
     private final Supplier<String> masters;
     private final RedisFailovers failovers;
-    /** Replays this instance's journal into the master there is now ({@link FailoverReplay}). */
-    private final Supplier<List<FailoverReplay.Replayed>> replay;
+    /** What this instance's journal holds now ({@link FailoverReplay#journaled}). */
+    private final Supplier<AcceptedOrdersJournal.Snapshot> journaled;
+    /** Replays orders into the master there is now ({@link FailoverReplay#replay}). */
+    private final Function<AcceptedOrdersJournal.Snapshot, List<FailoverReplay.Replayed>> replay;
     private final Clock clock;
+    private final LongSupplier nanoTime;
     private final String instanceId;
     /** This process: a restarted instance with the same id did not journal what its predecessor accepted. */
     private final String watcher;
@@ -63,37 +66,39 @@ class RedisFailoverWatcher extends PeriodicTask {
     private final Counter failoversSeen;
     private final Counter reapplied;
     private final Counter lost;
-    /** The masters this instance last wrote to and replayed for; null until the first check. */
-    private volatile String lastSeen;
-    /** A switch seen whose replay has not succeeded yet: its failures are worth a warning, a Redis outage's are not. */
-    private volatile boolean replayDue;
-    /** Failovers recorded since this instance's last replay that succeeded: each expects its replay. */
-    private final Set<Long> unreplayed = new LinkedHashSet<>();
+    /** The masters this instance last wrote to and replayed for; null until the first check that succeeded. */
+    private String lastSeen;
+    /** The latest failover (topology generation) this instance has answered with its replay. */
+    private long lastReplayed;
+    /** The journal as it was when a switch was seen, kept until a replay of it succeeds (however long that takes). */
+    private AcceptedOrdersJournal.Snapshot owed;
     /** When (monotonic nanos) the follow-ups of the last failover are due, and the failover they belong to. */
     private final Deque<Long> followUps = new ArrayDeque<>();
     private long followUpGeneration;
-    private final LongSupplier nanoTime;
 
     @Autowired
     RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrderRecords orders,
             DurabilitySettings settings, Clock clock, MeterRegistry meters, InstanceIdentity identity) {
-        this(new RedisMasters(redisson)::current, failovers, () -> replay.replay(orders::inMySql), settings, clock,
-                System::nanoTime, meters, identity);
+        this(new RedisMasters(redisson)::current, failovers, replay::journaled,
+                snapshot -> replay.replay(snapshot, orders::inMySql), aliveFor(settings, replay.journalWindow()), settings,
+                clock, System::nanoTime, meters, identity);
     }
 
-    RedisFailoverWatcher(Supplier<String> masters, RedisFailovers failovers, Supplier<List<FailoverReplay.Replayed>> replay,
+    RedisFailoverWatcher(Supplier<String> masters, RedisFailovers failovers,
+            Supplier<AcceptedOrdersJournal.Snapshot> journaled,
+            Function<AcceptedOrdersJournal.Snapshot, List<FailoverReplay.Replayed>> replay, Duration alive,
             DurabilitySettings settings, Clock clock, LongSupplier nanoTime, MeterRegistry meters,
             InstanceIdentity identity) {
         super("redis-failover-watcher", settings.epochCheck(), ShutdownOrder.REDIS_EPOCH_CHECK);
-        this.nanoTime = nanoTime;
         this.masters = masters;
         this.failovers = failovers;
+        this.journaled = journaled;
         this.replay = replay;
+        this.alive = alive;
         this.clock = clock;
+        this.nanoTime = nanoTime;
         this.instanceId = identity.instanceId();
         this.watcher = watcherName(instanceId);
-        // Missed beats of a live instance (a GC pause, a slow check) must not drop it from the expected replays.
-        this.alive = settings.epochCheck().multipliedBy(5).plusSeconds(5);
         this.failoversSeen = Counter.builder("seckill.redis.failovers")
                 .description("Redis failovers (a new master) this instance was the first to record").register(meters);
         this.reapplied = Counter.builder("seckill.redis.failover.replayed").tag("outcome", "reapplied")
@@ -104,6 +109,16 @@ class RedisFailoverWatcher extends PeriodicTask {
                 .register(meters);
     }
 
+    /**
+     * How long a silent instance is still expected to replay: as long as its journal reaches back. One that died that
+     * recently took with it what it alone knew, and the audit must not call a sale whole without it; missed beats of a
+     * live one (a GC pause, a slow check) must not drop it either.
+     */
+    static Duration aliveFor(DurabilitySettings settings, Duration journalWindow) {
+        Duration beats = settings.epochCheck().multipliedBy(5).plusSeconds(5);
+        return beats.compareTo(journalWindow) > 0 ? beats : journalWindow;
+    }
+
     static String watcherName(String instanceId) {
         byte[] token = new byte[6];
         new SecureRandom().nextBytes(token);
@@ -111,50 +126,74 @@ class RedisFailoverWatcher extends PeriodicTask {
         return prefix + "/" + HexFormat.of().formatHex(token);
     }
 
-    /** Runs one check; returns whether this instance saw the masters change since its last check. */
-    boolean check() {
+    /**
+     * Runs one check; returns whether it replayed for a failover. Synchronized: the last check of {@link #stop} must
+     * not overlap the timer's.
+     */
+    synchronized boolean check() {
         String now = masters.get();
         failovers.heartbeat(watcher);
-        String before = lastSeen;
-        if (before == null) {
-            // At start: a switch while this instance was down is recorded, and there is nothing of ours to replay.
+        if (lastSeen == null) {
+            // The first check: a switch while this instance was down (or before this check) is recorded, and this
+            // process answers for the failover MySQL is at with what it journaled so far (nothing, at a start).
             Optional<String> recorded = failovers.recordedMasters();
-            if (recorded.isPresent() && !recorded.get().equals(now)) {
-                // This process accepted nothing before: its replay is empty, and says so. A predecessor that died
-                // within the last moments is expected too, and never replays: what it accepted nobody can know.
-                failovers.recordReplay(recordSwitch(recorded.get(), now).generation(), watcher, List.of(), clock.instant());
-            } else {
+            if (recorded.isEmpty()) {
                 failovers.begin(now, clock.instant());
+            } else if (!recorded.get().equals(now)) {
+                recordSwitch(recorded.get(), now);
             }
-            lastSeen = now;
+            lastReplayed = failovers.currentGeneration() - 1;
+            owed = journaled.get();
+            replayAndRecord(now, now);
             return false;
         }
-        if (before.equals(now) && unreplayed.isEmpty()) {
-            followUp(now);
-            return false;
+        boolean switched = !now.equals(lastSeen);
+        if (switched && owed == null) {
+            owed = journaled.get();
         }
-        replayDue = true;
-        if (!before.equals(now)) {
-            unreplayed.add(recordSwitch(before, now).generation());
+        if (switched) {
+            recordSwitch(lastSeen, now);
         }
-        List<FailoverReplay.Replayed> found = replay.get();
-        // One replay answers every switch seen since the last one that succeeded (a Redis Cluster may first drop
-        // the dead master, then add the promoted replica: two switches, the first with part of the slots unserved).
-        long latest = unreplayed.stream().mapToLong(Long::longValue).max().orElseThrow();
-        for (long generation : unreplayed) {
-            // The counts once, with the latest: the audit adds them up over every failover a sale saw.
-            failovers.recordReplay(generation, watcher, generation == latest ? found : List.of(), clock.instant());
+        if (owed != null || failovers.currentGeneration() > lastReplayed) {
+            // A switch this instance saw, a replay that failed before, or a failover another instance recorded that
+            // this one's view skipped (a Redis Cluster's intermediate set of masters).
+            String before = lastSeen;
+            replayAndRecord(before, now);
+            return true;
         }
-        unreplayed.clear();
-        // Only now: a replay cut short (the new master not answering yet) runs again at the next check.
+        followUp(now);
+        return false;
+    }
+
+    /**
+     * Replays what was owed and what the journal holds now, and answers every failover since the last one this
+     * instance answered: the counts once, with the latest (the audit adds them up over the failovers a sale saw), and
+     * "finished" for each, unless the journal's size bound dropped orders of the window (then nobody can know).
+     */
+    private void replayAndRecord(String before, String now) {
+        AcceptedOrdersJournal.Snapshot orders = owed == null ? journaled.get() : owed.and(journaled.get());
+        List<FailoverReplay.Replayed> found = replay.apply(orders);
+        long current = failovers.currentGeneration();
+        // Generation 0 is the masters first recorded: no failover to answer for.
+        for (long generation = Math.max(lastReplayed + 1, 1); generation <= current; generation++) {
+            failovers.recordReplay(generation, watcher, generation == current ? found : List.of(), orders.complete(),
+                    clock.instant());
+        }
+        boolean wasFailover = current > lastReplayed && lastSeen != null;
+        lastReplayed = current;
+        owed = null;
         lastSeen = now;
-        replayDue = false;
-        report(before, now, found);
-        followUps.clear();
-        long switchedAt = nanoTime.getAsLong();
-        FOLLOW_UPS.forEach(after -> followUps.addLast(switchedAt + after.toNanos()));
-        followUpGeneration = latest;
-        return true;
+        if (!orders.complete()) {
+            log.error("Redis failed over and this instance's journal had dropped orders of its window (more than "
+                    + "seckill.redis.failover.journal-max-orders): the audit cannot call the sales of that moment whole.");
+        }
+        if (wasFailover) {
+            report(before, now, found);
+            followUps.clear();
+            long replayedAt = nanoTime.getAsLong();
+            FOLLOW_UPS.forEach(after -> followUps.addLast(replayedAt + after.toNanos()));
+            followUpGeneration = current;
+        }
     }
 
     /**
@@ -168,8 +207,9 @@ class RedisFailoverWatcher extends PeriodicTask {
         if (due == null || nanoTime.getAsLong() - due < 0) {
             return;
         }
-        List<FailoverReplay.Replayed> found = replay.get();
-        failovers.recordReplay(followUpGeneration, watcher, found, clock.instant());
+        AcceptedOrdersJournal.Snapshot orders = journaled.get();
+        List<FailoverReplay.Replayed> found = replay.apply(orders);
+        failovers.recordReplay(followUpGeneration, watcher, found, orders.complete(), clock.instant());
         followUps.pollFirst();
         if (found.stream().anyMatch(voucher -> voucher.reapplied() > 0 || voucher.lost() > 0 || voucher.resold() > 0)) {
             report(masters, masters, found);
@@ -216,7 +256,7 @@ class RedisFailoverWatcher extends PeriodicTask {
         try {
             check();
         } catch (RuntimeException e) {
-            if (replayDue) {
+            if (owed != null) {
                 log.warn("Redis failed over and the replay into the new master failed; tried again at the next check: {}",
                         e.toString());
             } else {
@@ -232,10 +272,14 @@ class RedisFailoverWatcher extends PeriodicTask {
         super.start();
     }
 
-    /** A watcher that stops on purpose is no longer expected to replay (its consumers drained before it stops). */
+    /**
+     * A watcher that stops on purpose checks once more (a switch it has not answered yet is answered now), then is no
+     * longer expected to replay.
+     */
     @Override
     public synchronized void stop() {
         super.stop();
+        runOnce();
         try {
             failovers.leave(watcher);
         } catch (RuntimeException e) {

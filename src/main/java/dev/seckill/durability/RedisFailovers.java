@@ -138,23 +138,32 @@ public class RedisFailovers {
         return new Switch(generation, true);
     }
 
+    /** The failover MySQL's record is at: 0 before the first, -1 before any masters were recorded. */
+    long currentGeneration() {
+        return jdbc.queryForList("SELECT generation FROM redis_topology WHERE id = 1", Long.class).stream().findFirst()
+                .orElse(-1L);
+    }
+
     /**
-     * What one watcher's replay found, per voucher, and that it finished. A later replay for the same failover (a
-     * follow-up) adds what it re-applied: those orders were missing still; lost and resold are the larger count (the
-     * same orders stay lost, each replay sees them again).
+     * What one watcher's replay found, per voucher, and, when {@code finished}, that it answered for the failover
+     * (not when its journal had dropped orders: then nobody can know). A later replay for the same failover (a
+     * follow-up) adds what it re-applied (those orders were missing still) and replaces the other counts with what it
+     * saw: it replayed the same orders and more, so an order lost before and placed since is no longer lost.
      */
     @Transactional
-    void recordReplay(long generation, String watcher, List<FailoverReplay.Replayed> replayed, Instant now) {
+    void recordReplay(long generation, String watcher, List<FailoverReplay.Replayed> replayed, boolean finished,
+            Instant now) {
         for (FailoverReplay.Replayed voucher : replayed) {
             jdbc.update("INSERT INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, lost, "
                     + "resold, replayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
-                    + "present = VALUES(present), reapplied = reapplied + VALUES(reapplied), "
-                    + "lost = GREATEST(lost, VALUES(lost)), resold = GREATEST(resold, VALUES(resold)), "
-                    + "replayed_at = VALUES(replayed_at)", generation, watcher,
+                    + "present = VALUES(present), reapplied = reapplied + VALUES(reapplied), lost = VALUES(lost), "
+                    + "resold = GREATEST(resold, VALUES(resold)), replayed_at = VALUES(replayed_at)", generation, watcher,
                     voucher.voucherId(), voucher.present(), voucher.reapplied(), voucher.lost(), voucher.resold(),
                     Timestamp.from(now));
         }
-        jdbc.update("INSERT IGNORE INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, lost, "
-                + "resold, replayed_at) VALUES (?, ?, 0, 0, 0, 0, 0, ?)", generation, watcher, Timestamp.from(now));
+        if (finished) {
+            jdbc.update("INSERT IGNORE INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, "
+                    + "lost, resold, replayed_at) VALUES (?, ?, 0, 0, 0, 0, 0, ?)", generation, watcher, Timestamp.from(now));
+        }
     }
 }

@@ -27,43 +27,84 @@ public final class AcceptedOrdersJournal {
             long journaledAtNanos) {
     }
 
+    /** What a replay works from: the orders in the window, and whether the size bound dropped any of them. */
+    public record Snapshot(List<Entry> entries, boolean complete) {
+
+        /** The orders by voucher, oldest first. */
+        public Map<Long, List<Entry>> byVoucher() {
+            Map<Long, List<Entry>> byVoucher = new LinkedHashMap<>();
+            for (Entry entry : entries) {
+                byVoucher.computeIfAbsent(entry.voucherId(), id -> new ArrayList<>()).add(entry);
+            }
+            return byVoucher;
+        }
+
+        /** This snapshot and a later one together, each order once. */
+        public Snapshot and(Snapshot later) {
+            Map<Long, Entry> byOrder = new LinkedHashMap<>();
+            entries.forEach(entry -> byOrder.put(entry.orderId(), entry));
+            later.entries.forEach(entry -> byOrder.putIfAbsent(entry.orderId(), entry));
+            return new Snapshot(List.copyOf(byOrder.values()), complete && later.complete);
+        }
+    }
+
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private final long windowNanos;
     private final int maxOrders;
     private final LongSupplier nanoTime;
+    /** When the size bound last dropped an order still inside the window; nanoTime minus the window before any. */
+    private long overflowedAt;
 
     public AcceptedOrdersJournal(Duration window, int maxOrders, LongSupplier nanoTime) {
         this.windowNanos = window.toNanos();
         this.maxOrders = maxOrders;
         this.nanoTime = nanoTime;
+        this.overflowedAt = nanoTime.getAsLong() - windowNanos - 1;
     }
 
     /** Journals the orders of one purchase call that were accepted, answered 202 ({@code confirmed}) or not. */
-    public synchronized void accepted(long voucherId, List<PurchaseDecision.Order> orders, boolean confirmed) {
-        long now = nanoTime.getAsLong();
-        for (PurchaseDecision.Order order : orders) {
-            entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), confirmed, now));
+    public void accepted(long voucherId, List<PurchaseDecision.Order> orders, boolean confirmed) {
+        if (orders.isEmpty()) {
+            return;
         }
-        forgetOlderThan(now - windowNanos);
+        long now = nanoTime.getAsLong();
+        synchronized (this) {
+            for (PurchaseDecision.Order order : orders) {
+                entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), confirmed, now));
+            }
+            forgetOlderThan(now);
+        }
     }
 
-    /** The orders still in the window, by voucher, oldest first. */
-    public synchronized Map<Long, List<Entry>> byVoucher() {
-        forgetOlderThan(nanoTime.getAsLong() - windowNanos);
-        Map<Long, List<Entry>> byVoucher = new LinkedHashMap<>();
-        for (Entry entry : entries) {
-            byVoucher.computeIfAbsent(entry.voucherId(), id -> new ArrayList<>()).add(entry);
+    /**
+     * The orders still in the window, copied (the lock is held for the copy only: purchase answers wait on it).
+     * Not complete when the size bound dropped orders that were still inside the window: a replay from it cannot
+     * know what those were.
+     */
+    public Snapshot snapshot() {
+        Entry[] copy;
+        boolean complete;
+        synchronized (this) {
+            long now = nanoTime.getAsLong();
+            forgetOlderThan(now);
+            copy = entries.toArray(Entry[]::new);
+            complete = now - overflowedAt > windowNanos;
         }
-        return byVoucher;
+        return new Snapshot(List.of(copy), complete);
     }
 
     public synchronized int size() {
         return entries.size();
     }
 
-    private void forgetOlderThan(long oldestKept) {
-        while (!entries.isEmpty() && (entries.peekFirst().journaledAtNanos() - oldestKept < 0 || entries.size() > maxOrders)) {
+    private void forgetOlderThan(long now) {
+        long oldestKept = now - windowNanos;
+        while (!entries.isEmpty() && entries.peekFirst().journaledAtNanos() - oldestKept < 0) {
             entries.pollFirst();
+        }
+        while (entries.size() > maxOrders) {
+            entries.pollFirst();
+            overflowedAt = now;
         }
     }
 }

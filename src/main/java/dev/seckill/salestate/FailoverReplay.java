@@ -1,5 +1,6 @@
 package dev.seckill.salestate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.function.BiFunction;
 
 import dev.seckill.platform.LuaScript;
 import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Component;
@@ -27,16 +29,18 @@ public class FailoverReplay {
     private final AcceptedOrdersJournal journal;
     private final LuaScript replay;
     private final OrderStream streams;
+    private final Duration journalWindow;
 
-    FailoverReplay(RedissonClient redisson, AcceptedOrdersJournal journal, OrderStream streams) {
-        this.journal = journal;
-        this.replay = new LuaScript(redisson, "failover-replay.lua");
-        this.streams = streams;
+    @Autowired
+    FailoverReplay(RedissonClient redisson, AcceptedOrdersJournal journal, OrderStream streams, FailoverSettings settings) {
+        this(redisson, journal, streams, settings.journalWindow());
     }
 
-    /** How many orders the journal holds now. */
-    public int journaled() {
-        return journal.size();
+    FailoverReplay(RedissonClient redisson, AcceptedOrdersJournal journal, OrderStream streams, Duration journalWindow) {
+        this.journal = journal;
+        this.journalWindow = journalWindow;
+        this.replay = new LuaScript(redisson, "failover-replay.lua");
+        this.streams = streams;
     }
 
     /** The journal the async path writes ({@code seckill.redis.failover.*}). */
@@ -52,24 +56,36 @@ public class FailoverReplay {
     /**
      * What the replay found for one voucher's journaled orders.
      *
-     * @param present   the master had them
+     * @param present   the master had them, or what came after them (given up, their unit returned, the shopper's
+     *                  later order that MySQL refuses as a duplicate)
      * @param reapplied the master lacked them; they are back (and queued again if MySQL lacked them too)
      * @param lost      answered 202, not in MySQL, and not re-applicable (no unit left, the shopper bought again, no
      *                  counter, a reset under way): gone
      * @param dropped   the same, but the shopper was told 503 {@code order-unconfirmed}: no promise broken
-     * @param resold    in MySQL, but the new master had sold their unit again: a later order will be refused by MySQL
+     * @param resold    in MySQL, but the new master had sold their unit again: a later order, answered 202, will be
+     *                  refused by MySQL (the counter is restored below zero, so that its unit nets to none)
      */
     public record Replayed(long voucherId, int present, int reapplied, int lost, int resold, int dropped,
             List<Long> lostOrderIds) {
     }
 
+    /** How far back the journal reaches ({@code seckill.redis.failover.journal-window}). */
+    public Duration journalWindow() {
+        return journalWindow;
+    }
+
+    /** What the journal holds now: a failover's replay keeps it until it succeeds, however long that takes. */
+    public AcceptedOrdersJournal.Snapshot journaled() {
+        return journal.snapshot();
+    }
+
     /**
-     * Replays the journal into the master Redis has now. {@code inMySql} answers, for a voucher and its journaled
+     * Replays {@code orders} into the master Redis has now. {@code inMySql} answers, for a voucher and its journaled
      * order ids, which MySQL already has.
      */
-    public List<Replayed> replay(BiFunction<Long, List<Long>, Set<Long>> inMySql) {
+    public List<Replayed> replay(AcceptedOrdersJournal.Snapshot orders, BiFunction<Long, List<Long>, Set<Long>> inMySql) {
         List<Replayed> results = new ArrayList<>();
-        for (Map.Entry<Long, List<AcceptedOrdersJournal.Entry>> voucher : journal.byVoucher().entrySet()) {
+        for (Map.Entry<Long, List<AcceptedOrdersJournal.Entry>> voucher : orders.byVoucher().entrySet()) {
             results.add(replay(voucher.getKey(), voucher.getValue(), inMySql));
         }
         return results;
@@ -80,14 +96,40 @@ public class FailoverReplay {
         // The new master may lack the stream's group too: an order queued again must find its consumers.
         streams.register(voucherId);
         Set<Long> written = inMySql.apply(voucherId, orders.stream().map(AcceptedOrdersJournal.Entry::orderId).toList());
-        int present = 0;
-        int reapplied = 0;
-        int resold = 0;
-        int dropped = 0;
-        List<Long> lost = new ArrayList<>();
+        Tally tally = new Tally();
+        List<AcceptedOrdersJournal.Entry> unplaced = run(voucherId, orders, written, tally);
+        if (!unplaced.isEmpty()) {
+            // A consumer still working from the old master may have committed one meanwhile: asked before the script,
+            // MySQL did not have it. Such an order is restored like any order MySQL has.
+            Set<Long> writtenSince = inMySql.apply(voucherId,
+                    unplaced.stream().map(AcceptedOrdersJournal.Entry::orderId).toList());
+            List<AcceptedOrdersJournal.Entry> committed = unplaced.stream()
+                    .filter(order -> writtenSince.contains(order.orderId())).toList();
+            if (!committed.isEmpty()) {
+                tally.lost.removeAll(committed.stream().map(AcceptedOrdersJournal.Entry::orderId).toList());
+                tally.dropped -= (int) committed.stream().filter(order -> !order.confirmed()).count();
+                run(voucherId, committed, writtenSince, tally);
+            }
+        }
+        return new Replayed(voucherId, tally.present, tally.reapplied, tally.lost.size(), tally.resold, tally.dropped,
+                List.copyOf(tally.lost));
+    }
+
+    private static final class Tally {
+        int present;
+        int reapplied;
+        int resold;
+        int dropped;
+        final List<Long> lost = new ArrayList<>();
+    }
+
+    /** Runs the script over {@code orders}, adding its answers to {@code tally}; returns the orders it could not place. */
+    private List<AcceptedOrdersJournal.Entry> run(long voucherId, List<AcceptedOrdersJournal.Entry> orders,
+            Set<Long> written, Tally tally) {
         List<Object> keys = List.of(VoucherKeys.stock(voucherId), VoucherKeys.buyers(voucherId),
                 VoucherKeys.shopperOrders(voucherId), VoucherKeys.resetFence(voucherId), VoucherKeys.pending(voucherId),
-                VoucherKeys.orders(voucherId));
+                VoucherKeys.orders(voucherId), VoucherKeys.failed(voucherId), VoucherKeys.returnedUnits(voucherId));
+        List<AcceptedOrdersJournal.Entry> unplaced = new ArrayList<>();
         for (int from = 0; from < orders.size(); from += CHUNK) {
             List<AcceptedOrdersJournal.Entry> chunk = orders.subList(from, Math.min(orders.size(), from + CHUNK));
             Object[] args = new Object[4 * chunk.size()];
@@ -100,21 +142,23 @@ public class FailoverReplay {
             }
             List<Object> answers = replay.evalList(keys, args);
             for (int i = 0; i < answers.size(); i++) {
+                AcceptedOrdersJournal.Entry order = chunk.get(i);
                 switch (((Number) answers.get(i)).intValue()) {
-                    case 0 -> present++;
-                    case 1 -> reapplied++;
+                    case 0 -> tally.present++;
+                    case 1 -> tally.reapplied++;
                     case 2 -> {
-                        if (chunk.get(i).confirmed()) {
-                            lost.add(chunk.get(i).orderId());
+                        unplaced.add(order);
+                        if (order.confirmed()) {
+                            tally.lost.add(order.orderId());
                         } else {
-                            dropped++;
+                            tally.dropped++;
                         }
                     }
-                    case 3 -> resold++;
+                    case 3 -> tally.resold++;
                     default -> throw new IllegalStateException("failover-replay.lua answered " + answers.get(i));
                 }
             }
         }
-        return new Replayed(voucherId, present, reapplied, lost.size(), resold, dropped, List.copyOf(lost));
+        return unplaced;
     }
 }

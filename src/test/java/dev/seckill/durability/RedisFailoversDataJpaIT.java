@@ -78,25 +78,36 @@ class RedisFailoversDataJpaIT {
         assertThat(failovers.affecting(voucher + 1)).as("a voucher created after it lost nothing").isEmpty();
 
         failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 40, 3, 0, 0, 0,
-                List.of())), NOW);
+                List.of())), true, NOW);
         RedisFailovers.Report halfway = failovers.affecting(voucher).orElseThrow();
         assertThat(halfway.latestAt()).isEqualTo(NOW);
         assertThat(halfway.reapplied()).isEqualTo(3);
         assertThat(halfway.allReplayed()).as("app-2 has not replayed: what it alone accepted is unknown").isFalse();
         assertThat(halfway.accountedFor()).isFalse();
 
-        failovers.recordReplay(generation, "app-2/bb", List.of(), NOW);
+        failovers.recordReplay(generation, "app-2/bb", List.of(), true, NOW);
         assertThat(failovers.affecting(voucher).orElseThrow().accountedFor()).isTrue();
 
         // A follow-up replay (an order a stale master answered late) adds what it put back; the same lost orders,
         // seen again, are not counted twice.
         failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 43, 1, 1, 0, 0,
-                List.of(9L))), NOW);
+                List.of(9L))), true, NOW);
         failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 44, 0, 1, 0, 0,
-                List.of(9L))), NOW);
+                List.of(9L))), true, NOW);
         RedisFailovers.Report followedUp = failovers.affecting(voucher).orElseThrow();
         assertThat(followedUp.reapplied()).isEqualTo(4);
         assertThat(followedUp.lost()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayFromAJournalThatDroppedOrdersOfItsWindowNeverFinishes() {
+        failovers.begin("10.0.0.1:6379", NOW);
+        failovers.heartbeat("app-1/aa");
+        long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
+        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 10, 0, 0, 0, 0,
+                List.of())), false, NOW);
+        assertThat(failovers.affecting(voucher).orElseThrow().allReplayed()).isFalse();
+        assertThat(failovers.currentGeneration()).isEqualTo(generation);
     }
 
     @Test
@@ -105,7 +116,7 @@ class RedisFailoversDataJpaIT {
         failovers.heartbeat("app-1/aa");
         long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
         failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 10, 0, 2, 0, 0,
-                List.of(7L, 8L))), NOW);
+                List.of(7L, 8L))), true, NOW);
 
         RedisFailovers.Report report = failovers.affecting(voucher).orElseThrow();
         assertThat(report.allReplayed()).isTrue();

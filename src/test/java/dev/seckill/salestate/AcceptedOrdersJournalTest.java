@@ -20,7 +20,7 @@ class AcceptedOrdersJournalTest {
         journal.accepted(8, List.of(new PurchaseDecision.Order(3, 103, 7)), true);
         journal.accepted(7, List.of(new PurchaseDecision.Order(4, 104, 8)), true);
 
-        var byVoucher = journal.byVoucher();
+        var byVoucher = journal.snapshot().byVoucher();
         assertThat(byVoucher.keySet()).containsExactly(7L, 8L);
         assertThat(byVoucher.get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(101L, 102L, 104L);
         assertThat(byVoucher.get(7L).get(0).atMillis()).isEqualTo(5);
@@ -35,9 +35,9 @@ class AcceptedOrdersJournalTest {
         journal.accepted(7, List.of(new PurchaseDecision.Order(2, 102, 6)), true);
         nanos.addAndGet(Duration.ofSeconds(16).toNanos());
 
-        assertThat(journal.byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(102L);
+        assertThat(journal.snapshot().byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(102L);
         nanos.addAndGet(Duration.ofSeconds(45).toNanos());
-        assertThat(journal.byVoucher()).isEmpty();
+        assertThat(journal.snapshot().byVoucher()).isEmpty();
         assertThat(journal.size()).isZero();
     }
 
@@ -48,7 +48,25 @@ class AcceptedOrdersJournalTest {
             journal.accepted(7, List.of(new PurchaseDecision.Order(order, 100 + order, order)), true);
         }
         assertThat(journal.size()).isEqualTo(3);
-        assertThat(journal.byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId)
+        assertThat(journal.snapshot().byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId)
                 .containsExactly(103L, 104L, 105L);
+        assertThat(journal.snapshot().complete()).as("orders of the window were dropped: a replay cannot know them")
+                .isFalse();
+        nanos.addAndGet(Duration.ofSeconds(61).toNanos());
+        assertThat(journal.snapshot().complete()).as("once the window moved past them").isTrue();
+    }
+
+    @Test
+    void aSnapshotTakenAtASwitchAndOneTakenLaterHoldEachOrderOnce() {
+        AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
+        journal.accepted(7, List.of(new PurchaseDecision.Order(1, 101, 5)), true);
+        AcceptedOrdersJournal.Snapshot atTheSwitch = journal.snapshot();
+        journal.accepted(7, List.of(new PurchaseDecision.Order(2, 102, 6)), false);
+        nanos.addAndGet(Duration.ofSeconds(61).toNanos());
+        journal.accepted(8, List.of(new PurchaseDecision.Order(3, 103, 7)), true);
+
+        AcceptedOrdersJournal.Snapshot both = atTheSwitch.and(journal.snapshot());
+        assertThat(both.entries()).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(101L, 103L);
+        assertThat(both.complete()).isTrue();
     }
 }
