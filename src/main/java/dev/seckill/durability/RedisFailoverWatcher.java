@@ -234,7 +234,9 @@ class RedisFailoverWatcher extends PeriodicTask {
         int back = 0;
         int gone = 0;
         int resold = 0;
+        int dropped = 0;
         for (FailoverReplay.Replayed voucher : found) {
+            dropped += voucher.dropped();
             present += voucher.present();
             back += voucher.reapplied();
             gone += voucher.lost();
@@ -248,7 +250,8 @@ class RedisFailoverWatcher extends PeriodicTask {
         reapplied.increment(back);
         lost.increment(gone);
         log.warn("Redis failed over ({} -> {}): replayed the orders this instance accepted in the last moments: "
-                + "{} present in the new master, {} re-applied, {} lost, {} resold.", before, now, present, back, gone, resold);
+                + "{} present in the new master, {} re-applied, {} lost, {} resold; {} answered order-unconfirmed that "
+                + "could not come back.", before, now, present, back, gone, resold, dropped);
     }
 
     @Override

@@ -101,22 +101,15 @@ class RedisFailoversDataJpaIT {
 
     @Test
     void aReplayFromAJournalThatDroppedOrdersOfItsWindowNeverFinishes() {
-        failovers.begin("10.0.0.1:6379", NOW);
-        failovers.heartbeat("app-1/aa");
-        long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
-        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 10, 0, 0, 0, 0,
-                List.of())), false, NOW);
+        long generation = failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 0, 0, 0, List.of()),
+                false);
         assertThat(failovers.affecting(voucher).orElseThrow().allReplayed()).isFalse();
         assertThat(failovers.currentGeneration()).isEqualTo(generation);
     }
 
     @Test
     void anOrderThatCouldNotBePutBackMakesTheSaleUnaccountedFor() {
-        failovers.begin("10.0.0.1:6379", NOW);
-        failovers.heartbeat("app-1/aa");
-        long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
-        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 10, 0, 2, 0, 0,
-                List.of(7L, 8L))), true, NOW);
+        failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 2, 0, 0, List.of(7L, 8L)), true);
 
         RedisFailovers.Report report = failovers.affecting(voucher).orElseThrow();
         assertThat(report.allReplayed()).isTrue();
@@ -136,5 +129,14 @@ class RedisFailoversDataJpaIT {
                 generation)).isEqualTo("app-1/aa");
         failovers.leave("app-1/aa");
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM redis_watcher WHERE watcher = 'app-1/aa'", Long.class)).isZero();
+    }
+
+    /** One instance alive, a failover it records, and its replay finding {@code found}; returns the failover. */
+    private long failoverReplayedByOneInstance(FailoverReplay.Replayed found, boolean finished) {
+        failovers.begin("10.0.0.1:6379", NOW);
+        failovers.heartbeat("app-1/aa");
+        long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
+        failovers.recordReplay(generation, "app-1/aa", List.of(found), finished, NOW);
+        return generation;
     }
 }

@@ -69,4 +69,13 @@ class AcceptedOrdersJournalTest {
         assertThat(both.entries()).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(101L, 103L);
         assertThat(both.complete()).isTrue();
     }
+
+    @Test
+    void onOneServerTheJournalKeepsNothing() {
+        AcceptedOrdersJournal journal = AcceptedOrdersJournal.keepingNothing();
+        journal.accepted(7, List.of(new PurchaseDecision.Order(1, 101, 5)), true);
+        assertThat(journal.size()).isZero();
+        assertThat(journal.snapshot().entries()).isEmpty();
+        assertThat(journal.snapshot().complete()).isTrue();
+    }
 }

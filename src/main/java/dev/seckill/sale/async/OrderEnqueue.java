@@ -12,6 +12,7 @@ import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Keeping;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.salestate.RedisDeployment;
 import dev.seckill.salestate.AcceptedOrdersJournal;
 import dev.seckill.salestate.FailoverReplay;
 import dev.seckill.ticket.TicketSettings;
@@ -38,8 +39,7 @@ public class OrderEnqueue {
     OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters,
             TicketSettings ticketSettings, AcceptedOrdersJournal journal, RedissonClient redisson) {
         this.journal = journal;
-        this.waitReplicas = replicas.replicasToWaitFor(redisson.getConfig().isSentinelConfig()
-                || redisson.getConfig().isClusterConfig());
+        this.waitReplicas = replicas.replicasToWaitFor(RedisDeployment.failsOver(redisson));
         this.tickets = ticketSettings.required() ? PurchaseDecision.Tickets.ASKED : PurchaseDecision.Tickets.NOT_ASKED;
         this.replicas = replicas;
         this.purchases = purchases;
