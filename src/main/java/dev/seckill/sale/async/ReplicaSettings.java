@@ -16,8 +16,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param waitReplicas 0: 202 once the master ran the purchase script, one round trip as always.
  *                     N: the script and a {@code WAIT N} go to Redis in one pipelined batch, and an accepted
- *                     order is answered 202 only once N replicas have it. Unset: 1 when Redis is a Sentinel or
- *                     Cluster deployment or any other that fails over ({@code RedisDeployment}: it fails over, and a failover drops what no replica had), 0 on one server
+ *                     order is answered 202 only once N replicas have it. Unset: 1 when Redis can fail over
+ *                     (Sentinel, Cluster: {@code RedisDeployment}), since a failover drops what no replica had; 0 on
+ *                     one server
  * @param waitTimeout  the longest the {@code WAIT} blocks; when fewer than N replicas confirmed by then, the
  *                     order is in the master all the same (it goes on to MySQL as any other): the shopper
  *                     is told 503 {@code order-unconfirmed} with its id, neither accepted nor refused
