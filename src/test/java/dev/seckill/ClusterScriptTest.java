@@ -52,7 +52,10 @@ class ClusterScriptTest {
     void aStartSlowerThanTheQuietLimitIsWaitedForWhileItsLogGrows() {
         Run run = bash(Map.of("SECKILL_START_TIMEOUT", "30"), """
                 START_QUIET=2 START_REPORT_EVERY=1
-                fake app-1 'for i in $(seq 1 10); do echo "starting, step $i"; sleep 0.5; done; touch "$UP"'
+                fake app-1 'for i in $(seq 1 10); do
+                    echo "2026-11-27T15:58:51.544Z  INFO 5923 --- [seckill] [           main] dev.seckill.Step     : starting, step $i"
+                    sleep 0.5
+                done; touch "$UP"'
                 wait_for_instances
                 """);
 
