@@ -1,7 +1,13 @@
 package dev.seckill.web;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.seckill.support.NginxFrontedTest;
@@ -22,7 +28,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * What a client says about itself and the site does not steer the instance: a redirect never names the host the
  * client sent (Host, X-Forwarded-Host, Forwarded), through Nginx or straight to an instance, even from the trusted
  * proxy's own address; and only the trusted proxy (seckill.web.trusted-proxies, 127.0.0.1 by default) may say which
- * address a request comes from, so a client cannot pick the address the per-address limits count.
+ * address a request comes from, so a client cannot pick the address the per-address limits count. Nginx's own
+ * redirects (a prefix location asked for without its trailing slash) are paths too.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ForwardedHeadersIT extends NginxFrontedTest {
@@ -50,6 +57,39 @@ class ForwardedHeadersIT extends NginxFrontedTest {
     void aRedirectStraightFromTheInstanceNeverNamesTheHostTheClientSent(String headers) {
         // from 127.0.0.1: the trusted proxy's own address, whose forwarded headers count the most
         expectRelativeRedirect(port, "the instance with " + headers.replace("\r\n", ", "), headers);
+    }
+
+    /**
+     * Every prefix location of the repository's Nginx rules, read from nginx/seckill-server.conf so that a location
+     * added there is covered too: each asked for as it is written, without its trailing slash (where Nginx itself
+     * answers 301 to the slashed path) and with it.
+     */
+    static Stream<String> everyNginxPrefix() throws IOException {
+        Matcher location = Pattern.compile("(?m)^\\s*location\\s+(?:\\^~\\s+)?(/\\S*)\\s*\\{")
+                .matcher(Files.readString(Path.of("nginx/seckill-server.conf")));
+        List<String> prefixes = location.results().map(found -> found.group(1)).toList();
+        // were the pattern to stop matching, every case below would pass without asking anything
+        assertThat(prefixes).as("the prefix locations of nginx/seckill-server.conf")
+                .contains("/seckill/", "/shop/seckill/", "/css/", "/js/", "/webjars/", "/admin", "/");
+        return prefixes.stream()
+                .flatMap(prefix -> Stream.of(prefix, prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix + "/"))
+                .filter(path -> !path.isEmpty())
+                .distinct();
+    }
+
+    @ParameterizedTest
+    @MethodSource("everyNginxPrefix")
+    void noAnswerThroughNginxNamesTheHostTheClientSent(String path) {
+        for (String method : List.of("GET", "POST")) {
+            RawHttp.Answer answer = RawHttp.sendRaw("127.0.0.1", nginx.port(), method + " " + path + " HTTP/1.1\r\n"
+                    + "Host: evil.example\r\nX-Forwarded-Host: evil.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            String where = method + " " + path + " (answered " + answer.status() + ")";
+            String location = answer.header("Location");
+            if (location != null) {
+                assertThat(location).as(where).startsWith("/").doesNotStartWith("//").doesNotContain("evil");
+            }
+            assertThat(answer.body()).as(where).doesNotContain("evil");
+        }
     }
 
     private static void expectRelativeRedirect(int target, String where, String headers) {
