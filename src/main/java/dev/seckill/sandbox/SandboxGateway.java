@@ -15,9 +15,10 @@ import org.springframework.transaction.annotation.Transactional;
  * queued in the same transaction.
  * <p>
  * Close, refund and status are each a transaction of their own ({@code REQUIRES_NEW}), as a call to a real provider is:
- * it commits whatever the caller's transaction does afterwards. Joined to the caller's, the read that says why a close
- * was refused used the caller's older snapshot: a payment the shopper had just paid read OPEN, the close answered
- * CLOSED, and the order expired with the money taken (refunded later, but a paid order lost).
+ * it commits whatever the caller's transaction does afterwards (open joins the caller's: see there). Joined to the
+ * caller's, the read that says why a close was refused used the caller's older snapshot: a payment the shopper had just
+ * paid read OPEN, the close answered CLOSED, and the order expired with the money taken (refunded later, but a paid
+ * order lost).
  */
 @SandboxEnabled
 @Component
@@ -35,7 +36,11 @@ class SandboxGateway implements PaymentGateway {
         this.clock = clock;
     }
 
-    /** A new payment each time, as providers do: our side keeps the one it uses. */
+    /**
+     * A new payment each time, as providers do: our side keeps the one it uses. Unlike the other calls it joins the
+     * caller's transaction: it only inserts, so no older snapshot can mislead it, and the caller holds its order's row
+     * lock across it; a transaction of its own would take a second connection while that is held.
+     */
     @Override
     public Checkout open(CheckoutRequest request) {
         if (request.amountCents() < 0) {

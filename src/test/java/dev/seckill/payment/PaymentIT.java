@@ -187,6 +187,50 @@ class PaymentIT extends IntegrationTest {
         assertThat(status(bought)).isEqualTo("PAID");
     }
 
+    /**
+     * Many tabs, or a script, start paying one order at once: one payment is opened with the provider, and every
+     * request is answered with it (a second one could be paid too, and the shopper charged twice).
+     */
+    @Test
+    void twentyConcurrentStartsOfOneOrderOpenOnePaymentAndAnswerItToAll() throws Exception {
+        Bought bought = buy();
+        int requests = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        // A connection each, opened beforehand: the requests then reach the server together, not one handshake apart.
+        CountDownLatch warm = new CountDownLatch(1);
+        List<Future<Response>> pings = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            pings.add(pool.submit(() -> {
+                warm.await();
+                return api.get("/ping");
+            }));
+        }
+        warm.countDown();
+        for (Future<Response> ping : pings) {
+            ping.get().expectStatus(200);
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Response>> starts = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            starts.add(pool.submit(() -> {
+                start.await();
+                return api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token()));
+            }));
+        }
+        start.countDown();
+        List<String> refs = new ArrayList<>();
+        for (Future<Response> answer : starts) {
+            refs.add(answer.get().expectStatus(201).json().path("paymentRef").asString());
+        }
+        pool.shutdown();
+
+        assertThat(refs).hasSize(requests).doesNotContainNull().containsOnly(refs.get(0));
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sandbox_payment WHERE order_id = ?", Long.class,
+                Long.parseLong(bought.order()))).as("payments opened at the provider").isEqualTo(1);
+        assertThat(jdbc.queryForList("SELECT id FROM payment WHERE order_id = ?", String.class,
+                Long.parseLong(bought.order()))).containsExactly(refs.get(0));
+    }
+
     /** One event delivered by several deliveries at once, and an older event after a newer one: handled once, never backwards. */
     @Test
     void duplicateAndOutOfOrderNotificationsLeaveTheSameResult() throws Exception {
