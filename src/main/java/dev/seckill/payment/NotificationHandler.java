@@ -86,8 +86,8 @@ class NotificationHandler {
         try {
             return gateway.status(payment.ref());
         } catch (RuntimeException unreachable) {
-            throw new PaymentRefusal(PaymentRefusal.Why.PROVIDER_UNAVAILABLE, "The provider could not be asked where payment "
-                    + payment.ref() + " stands, for " + event.type() + " " + event.id());
+            throw new PaymentRefusal(PaymentRefusal.Why.PROVIDER_UNAVAILABLE, "The provider could not be asked where "
+                    + "payment " + payment.ref() + " stands, for " + event.type() + " " + event.id());
         }
     }
 
@@ -96,7 +96,7 @@ class NotificationHandler {
                 + " as " + state + ", not what " + event.type() + " " + event.id() + " says; nothing was done");
     }
 
-    /** The provider says the payment was never paid: whoever sent this, there is nothing to move and nothing to refund. */
+    /** The provider says the payment was never paid: whoever sent this, nothing is to move and nothing to refund. */
     private static Outcome contradicted(Payment payment, Notification event) {
         log.warn("Notification {} ({}) for payment {} of order {} is contradicted by the provider, which never had it "
                 + "paid: nothing done", event.id(), event.type(), payment.ref(), payment.orderId());

@@ -6,8 +6,8 @@ import java.time.Instant;
 /**
  * The payment provider, as every real one works: we open a payment and send the shopper to its checkout page,
  * the provider tells our webhook what happened (signed, at least once, in any order), and we may close an
- * unpaid payment, refund a paid one, or ask where one stands. The sandbox adapter ({@code dev.seckill.sandbox}) is the one here.
- * Every call is idempotent on the provider's side for the same payment.
+ * unpaid payment, refund a paid one, or ask where one stands. The sandbox adapter ({@code dev.seckill.sandbox}) is
+ * the one here. Every call is idempotent on the provider's side for the same payment.
  */
 public interface PaymentGateway {
 

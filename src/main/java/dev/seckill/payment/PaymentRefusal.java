@@ -5,7 +5,7 @@ public class PaymentRefusal extends RuntimeException {
 
     public enum Why {
         BAD_SIGNATURE, UNKNOWN_PAYMENT, AMOUNT_MISMATCH, MALFORMED,
-        /** The provider does not report (yet) what the notification says happened: asked again when it is delivered again. */
+        /** The provider does not report yet what the notification says happened: asked again on its next delivery. */
         NOT_SETTLED,
         /** The provider could not be asked where the payment stands. */
         PROVIDER_UNAVAILABLE

@@ -124,7 +124,8 @@ class AsyncSale implements Sale {
                 yield soldOut(shopperId, voucherId, replayable);
             }
             case ALREADY_BOUGHT -> SaleAnswers.alreadyBought(result.existingOrderId(), replayable,
-                    () -> orders.orderIdInMySql(shopperId, voucherId)).asItIsNow(id -> orders.statusOfOwn(id, shopperId));
+                    () -> orders.orderIdInMySql(shopperId, voucherId))
+                    .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
             case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(result.outcome());
         };

@@ -134,7 +134,8 @@ public class SeckillController {
         if (placed.replayed()) {
             meters.replayed(voucherId);
         }
-        String status = placed.statusNow() != null ? placed.statusNow().name() : asyncMode ? "PENDING" : "AWAITING_PAYMENT";
+        String status = placed.statusNow() != null ? placed.statusNow().name()
+                : asyncMode ? "PENDING" : "AWAITING_PAYMENT";
         byte[] body = ("{\"orderId\":\"" + placed.orderId() + "\",\"voucherId\":" + voucherId + ",\"status\":\""
                 + status + "\"}").getBytes(StandardCharsets.US_ASCII);
         response.setStatus(asyncMode ? 202 : 201);
