@@ -11,6 +11,7 @@ import dev.seckill.voucher.VoucherStock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -39,6 +40,17 @@ class OrderEndings {
     OrderEndings(JdbcTemplate jdbc, VoucherStock vouchers) {
         this.jdbc = jdbc;
         this.vouchers = vouchers;
+    }
+
+    /**
+     * Locks the shopper's order row ({@code FOR UPDATE}) until the caller's transaction ends; nothing when there is no
+     * such row (an order still on its way, or someone else's). Every move of the order waits for it meanwhile, and the
+     * expiry skips it until the next scan.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void lockOwn(long orderId, long shopperId) {
+        jdbc.query("SELECT id FROM voucher_order WHERE id = ? AND user_id = ? FOR UPDATE", (rs, n) -> rs.getLong(1),
+                orderId, shopperId);
     }
 
     /** AWAITING_PAYMENT -> PAID; false when the order was not awaiting payment any more. */

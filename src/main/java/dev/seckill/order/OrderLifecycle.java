@@ -8,6 +8,8 @@ import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
 
 /**
  * What may happen to an order after the click, for the shopper and for the payment module. Every move is decided by
@@ -55,6 +57,19 @@ public class OrderLifecycle {
             throw refusalFor(order.status());
         }
         return new Payable(orderId, order.voucherId(), order.payBy());
+    }
+
+    /**
+     * {@link #payable}, decided with the order's row locked until the caller's transaction ends: of the requests that
+     * start paying one order at once, each decides after the one before it has committed the payment it opened, so
+     * that one payment is opened for the order, not one per request. A cancel or the expiry waits for the lock too.
+     *
+     * @throws Refusal as {@link #payable}
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Payable payableLocked(long orderId, long shopperId) {
+        endings.lockOwn(orderId, shopperId);
+        return payable(orderId, shopperId);
     }
 
     /**

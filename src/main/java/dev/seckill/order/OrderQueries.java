@@ -52,6 +52,15 @@ public class OrderQueries {
         });
     }
 
+    /** The state of the shopper's own order now, as {@link #findOwn} tells it; empty when it is not found. */
+    public Optional<OrderStatus> statusOfOwn(long orderId, long shopperId) {
+        try {
+            return Optional.of(findOwn(orderId, shopperId).status());
+        } catch (Refusal notFound) {
+            return Optional.empty();
+        }
+    }
+
     /**
      * The shopper's order of this voucher, for a shopper who lost the answer to their purchase: MySQL
      * first (CONFIRMED; one indexed read on the unique key), otherwise what Redis knows (PENDING, or

@@ -6,8 +6,8 @@ import java.time.Instant;
 /**
  * The payment provider, as every real one works: we open a payment and send the shopper to its checkout page,
  * the provider tells our webhook what happened (signed, at least once, in any order), and we may close an
- * unpaid payment or refund a paid one. The sandbox adapter ({@code dev.seckill.sandbox}) is the one here.
- * Every call is idempotent on the provider's side for the same payment.
+ * unpaid payment, refund a paid one, or ask where one stands. The sandbox adapter ({@code dev.seckill.sandbox}) is
+ * the one here. Every call is idempotent on the provider's side for the same payment.
  */
 public interface PaymentGateway {
 
@@ -46,4 +46,25 @@ public interface PaymentGateway {
     }
 
     RefundOutcome refund(String paymentRef, long amountCents);
+
+    /** Where a payment stands on the provider's side, as its API answers now. */
+    enum PaymentState {
+        /** Waiting for the shopper to pay. */
+        OPEN,
+        PAID,
+        /** The shopper abandoned it at the checkout: it was never paid. */
+        CANCELED,
+        /** We closed it before it was paid: it never will be. */
+        CLOSED,
+        /** Paid, then the money went back. */
+        REFUNDED,
+        /** The provider has no such payment. */
+        UNKNOWN
+    }
+
+    /**
+     * The payment's state as the provider knows it now. A notification is a hint that something happened; this is the
+     * truth it is checked against before anything is done about it, as providers advise.
+     */
+    PaymentState status(String paymentRef);
 }

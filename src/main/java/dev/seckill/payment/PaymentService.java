@@ -11,6 +11,8 @@ import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.voucher.VoucherService;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -55,11 +57,19 @@ public class PaymentService {
     /**
      * The payment to make for the shopper's own order: the one already open (a page reloaded, a retried request), or a
      * new one (the first, or after the shopper abandoned one at the checkout).
+     * <p>
+     * One transaction, under the order's row lock ({@link OrderLifecycle#payableLocked}) from the look for an open
+     * payment until the new one is recorded: requests for one order arriving together (two tabs, a double click, a
+     * script) decide one after the other, so the provider is asked to open one payment and each request gets it.
+     * Read without the lock, each request found none open and opened its own; a shopper could pay two of them and be
+     * charged twice. The lock is held across the provider's call, made once per order: a real provider's is an HTTP
+     * request, and the sandbox records its payment in this transaction, so no second connection is taken meanwhile.
      *
      * @throws Refusal as {@link OrderLifecycle#payable}, and payment-unavailable when the provider cannot be reached
      */
+    @Transactional(isolation = Isolation.READ_COMMITTED)
     public StartedPayment start(long orderId, long shopperId) {
-        OrderLifecycle.Payable order = orders.payable(orderId, shopperId);
+        OrderLifecycle.Payable order = orders.payableLocked(orderId, shopperId);
         Optional<Payment> open = payments.ofOrder(orderId).stream()
                 .filter(payment -> payment.status() == PaymentStatus.OPEN).findFirst();
         if (open.isPresent()) {

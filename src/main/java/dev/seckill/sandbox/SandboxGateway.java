@@ -14,10 +14,11 @@ import org.springframework.transaction.annotation.Transactional;
  * whose row count decides, and when it was refused the payment's status is read to say why; its notification is
  * queued in the same transaction.
  * <p>
- * Each call is a transaction of its own ({@code REQUIRES_NEW}), as a call to a real provider is: it commits whatever
- * the caller's transaction does afterwards. Joined to the caller's, the read that says why a close was refused used the
- * caller's older snapshot: a payment the shopper had just paid read OPEN, the close answered CLOSED, and the order
- * expired with the money taken (refunded later, but a paid order lost); PaymentExpiryChaosIT caught 19 in 40.
+ * Close, refund and status are each a transaction of their own ({@code REQUIRES_NEW}), as a call to a real provider is:
+ * it commits whatever the caller's transaction does afterwards (open joins the caller's: see there). Joined to the
+ * caller's, the read that says why a close was refused used the caller's older snapshot: a payment the shopper had just
+ * paid read OPEN, the close answered CLOSED, and the order expired with the money taken (refunded later, but a paid
+ * order lost).
  */
 @SandboxEnabled
 @Component
@@ -35,7 +36,11 @@ class SandboxGateway implements PaymentGateway {
         this.clock = clock;
     }
 
-    /** A new payment each time, as providers do: our side keeps the one it uses. */
+    /**
+     * A new payment each time, as providers do: our side keeps the one it uses. Unlike the other calls it joins the
+     * caller's transaction: it only inserts, so no older snapshot can mislead it, and the caller holds its order's row
+     * lock across it; a transaction of its own would take a second connection while that is held.
+     */
     @Override
     public Checkout open(CheckoutRequest request) {
         if (request.amountCents() < 0) {
@@ -77,5 +82,18 @@ class SandboxGateway implements PaymentGateway {
             }
             return payment.status() == SandboxStatus.REFUNDED ? RefundOutcome.REFUNDED : RefundOutcome.NOT_PAID;
         }).orElse(RefundOutcome.UNKNOWN);
+    }
+
+    /** Read in a transaction of its own, like the other calls: never through a caller's older snapshot. */
+    @Override
+    @Transactional(propagation = Propagation.REQUIRES_NEW, readOnly = true)
+    public PaymentState status(String paymentRef) {
+        return payments.find(paymentRef).map(payment -> switch (payment.status()) {
+            case OPEN -> PaymentState.OPEN;
+            case PAID -> PaymentState.PAID;
+            case CANCELED -> PaymentState.CANCELED;
+            case CLOSED -> PaymentState.CLOSED;
+            case REFUNDED -> PaymentState.REFUNDED;
+        }).orElse(PaymentState.UNKNOWN);
     }
 }

@@ -2,7 +2,7 @@
  * The sandbox payment provider: a provider like Stripe's or Alipay's, run inside the instance so that payments work
  * end to end without one, and misbehaving on purpose in the ways real ones do. The payment module sees it only
  * through the {@link dev.seckill.payment.PaymentGateway} port ({@link dev.seckill.sandbox.SandboxGateway}: open,
- * close, refund); nothing else uses this module.
+ * close, refund, status); nothing else uses this module.
  * <p>
  * Owns {@code sandbox_payment} (the provider's payments: OPEN until paid, abandoned by the shopper, closed by the
  * merchant, refunded) and {@code sandbox_delivery} (the webhook notifications it owes), both of

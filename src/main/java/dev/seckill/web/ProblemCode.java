@@ -31,6 +31,8 @@ public enum ProblemCode {
     PAYMENT_UNKNOWN("payment-unknown", HttpStatus.NOT_FOUND, "No such payment of ours"),
     PAYMENT_AMOUNT_MISMATCH("payment-amount-mismatch", HttpStatus.UNPROCESSABLE_CONTENT,
             "The notification's amount is not the payment's"),
+    PAYMENT_NOT_SETTLED("payment-not-settled", HttpStatus.CONFLICT,
+            "The provider does not report yet what the notification says happened"),
 
     TICKET_REQUIRED("ticket-required", HttpStatus.FORBIDDEN, "A purchase needs a ticket"),
     TICKET_INVALID("ticket-invalid", HttpStatus.FORBIDDEN, "The ticket is spent, expired, or not this shopper's"),

@@ -63,7 +63,7 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
             byVoucher(voucherId, other).expectProblem(404, "order-not-found");
 
             expectAlreadyOrdered(api.seckill(voucherId, shopper), orderId);
-            expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"));
+            expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"), "PENDING");
             JsonNode audit = api.audit(voucherId);
             assertThat(audit.path("pendingOrders").asLong()).as("nothing queued twice").isEqualTo(1);
             assertThat(audit.path("redisStock").asLong()).as("one unit taken").isEqualTo(4);
@@ -72,9 +72,9 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         awaitOwnStatus(voucherId, shopper, orderId, "AWAITING_PAYMENT");
         byVoucher(voucherId, other).expectProblem(404, "order-not-found");
         expectAlreadyOrdered(api.seckill(voucherId, shopper), orderId);
-        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"));
+        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"), "AWAITING_PAYMENT");
         // One order per shopper and voucher: any key can only ever be answered with that order.
-        expectReplayOf(first, seckillWithKey(voucherId, shopper, "another-key"));
+        expectReplayOf(first, seckillWithKey(voucherId, shopper, "another-key"), "AWAITING_PAYMENT");
 
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
@@ -90,13 +90,13 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         Response first = api.seckill(voucherId, tokens.get(0)).expectStatus(202);
         api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out"); // the in-memory flag is set now
 
-        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"));
+        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"), "PENDING", "AWAITING_PAYMENT");
         assertThat(seckillWithKey(voucherId, tokens.get(1), "k").body()).contains("\"code\":\"sold-out\"");
         // Without a key a sold-out refusal stays free of Redis calls, so it cannot know the buyer.
         api.seckill(voucherId, tokens.get(0)).expectProblem(409, "sold-out");
 
         api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(20));
-        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"));
+        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"), "AWAITING_PAYMENT");
         assertThat(api.audit(voucherId).path("orders").asLong()).isEqualTo(1);
     }
 
@@ -214,6 +214,11 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         String second = orderIdOf(api.seckill(voucherId, token).expectStatus(202));
         assertThat(second).isNotEqualTo(first);
         expectAlreadyOrdered(api.seckill(voucherId, token), second);
+    }
+
+    @Test
+    void aReplayAfterTheOrderWasCancelled() {
+        aReplayAfterTheOrderWasCancelledSaysItIsCancelled();
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.redisson.client.codec.StringCodec;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class OwnOrderITSupport extends IntegrationTest {
 
     static final String KEY = "Idempotency-Key";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -66,11 +68,44 @@ abstract class OwnOrderITSupport extends IntegrationTest {
         }
     }
 
-    /** The first answer again: same status, byte for byte the same body, and marked as a replay. */
-    static void expectReplayOf(Response first, HttpResponse<String> replay) {
+    /**
+     * The first answer again, as the order is now: the same status code and order, marked as a replay, its
+     * {@code status} the order's state at the time of the replay (one of {@code statusNow}).
+     */
+    static void expectReplayOf(Response first, HttpResponse<String> replay, String... statusNow) {
         assertThat(replay.statusCode()).as(replay.body()).isEqualTo(first.status());
-        assertThat(replay.body()).isEqualTo(first.body());
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        JsonNode body = JSON.readTree(replay.body());
+        assertThat(body.path("orderId").asString()).as(replay.body()).isEqualTo(orderIdOf(first));
+        assertThat(body.path("voucherId").asLong()).as(replay.body()).isEqualTo(first.json().path("voucherId").asLong());
+        assertThat(body.path("status").asString()).as(replay.body()).isIn((Object[]) statusNow);
+    }
+
+    /**
+     * A shopper buys with a key, cancels the order, then sends the purchase again with the same key (a retry whose
+     * first answer was lost meanwhile): the replay names the order and says it is cancelled, not what the first
+     * answer said then.
+     */
+    void aReplayAfterTheOrderWasCancelledSaysItIsCancelled() {
+        long voucherId = api.createVoucher(5);
+        String token = api.mintShoppers(1).get(0);
+        HttpResponse<String> first = seckillWithKey(voucherId, token, "buy-then-cancel");
+        assertThat(first.statusCode()).as(first.body()).isIn(201, 202);
+        String orderId = JSON.readTree(first.body()).path("orderId").asString();
+        awaitOwnStatus(voucherId, token, orderId, "AWAITING_PAYMENT");
+        api.post("/orders/" + orderId + "/cancel", null, "Authorization", "Bearer " + token).expectStatus(200);
+
+        HttpResponse<String> replay = seckillWithKey(voucherId, token, "buy-then-cancel");
+
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(first.statusCode());
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        JsonNode body = JSON.readTree(replay.body());
+        assertThat(body.path("orderId").asString()).isEqualTo(orderId);
+        assertThat(body.path("voucherId").asLong()).isEqualTo(voucherId);
+        assertThat(body.path("status").asString()).as(replay.body()).isEqualTo("CANCELLED");
+        JsonNode audit = api.audit(voucherId);
+        assertThat(audit.path("orders").asLong()).as("no second order").isEqualTo(1);
+        assertThat(audit.path("redisStock").asLong()).as("the cancelled unit is back, and not taken again").isEqualTo(5);
     }
 
     static String orderIdOf(Response answer) {

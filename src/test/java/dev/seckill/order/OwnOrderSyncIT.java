@@ -41,8 +41,8 @@ class OwnOrderSyncIT extends OwnOrderITSupport {
                 Map.of(Long.toString(Tokens.shopperId(shopper)), orderId));
 
         expectAlreadyOrdered(api.seckill(voucherId, shopper), orderId);
-        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"));
-        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"));
+        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"), "AWAITING_PAYMENT");
+        expectReplayOf(first, seckillWithKey(voucherId, shopper, "retry-1"), "AWAITING_PAYMENT");
 
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
@@ -60,7 +60,7 @@ class OwnOrderSyncIT extends OwnOrderITSupport {
         redisson.getKeys().delete(VoucherKeys.buyers(voucherId), VoucherKeys.shopperOrders(voucherId));
 
         expectAlreadyOrdered(api.seckill(voucherId, token), orderIdOf(first));
-        expectReplayOf(first, seckillWithKey(voucherId, token, "k"));
+        expectReplayOf(first, seckillWithKey(voucherId, token, "k"), "AWAITING_PAYMENT");
 
         JsonNode audit = api.audit(voucherId);
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
@@ -75,9 +75,14 @@ class OwnOrderSyncIT extends OwnOrderITSupport {
         Response first = api.seckill(voucherId, tokens.get(0)).expectStatus(201);
         api.seckill(voucherId, tokens.get(1)).expectProblem(409, "sold-out");
 
-        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"));
+        expectReplayOf(first, seckillWithKey(voucherId, tokens.get(0), "k"), "AWAITING_PAYMENT");
         assertThat(seckillWithKey(voucherId, tokens.get(1), "k").body()).contains("\"code\":\"sold-out\"");
         assertThat(api.audit(voucherId).path("orders").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aReplayAfterTheOrderWasCancelled() {
+        aReplayAfterTheOrderWasCancelledSaysItIsCancelled();
     }
 
     @Test

@@ -115,12 +115,130 @@ class PaymentIT extends IntegrationTest {
         assertThat(jdbc.queryForObject("SELECT status FROM payment WHERE id = ?", String.class, ref)).isEqualTo("OPEN");
     }
 
+    /**
+     * A signed {@code payment.succeeded} for a payment the provider closed when the shopper cancelled: the provider,
+     * asked, says it was never paid, so there is nothing to refund and nothing to retry. Answered 200 once, and the
+     * same event again is a duplicate; the order, the payment and the provider's books are as they were.
+     */
+    @Test
+    void aSucceededNotificationForAPaymentClosedWhenTheOrderWasCancelledIsAnsweredNotPaid() {
+        Bought bought = buy();
+        String ref = api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).expectStatus(201)
+                .json().path("paymentRef").asString();
+        api.post("/orders/" + bought.order() + "/cancel", null, auth(bought.token())).expectStatus(200);
+
+        aSucceededNotificationTheProviderDisagreesWithChangesNothing(bought, ref, "CANCELLED");
+    }
+
+    @Test
+    void aSucceededNotificationForAPaymentClosedWhenTheOrderExpiredIsAnsweredNotPaid() {
+        Bought bought = buy();
+        String ref = api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).expectStatus(201)
+                .json().path("paymentRef").asString();
+        jdbc.update("UPDATE voucher_order SET pay_by = TIMESTAMPADD(SECOND, -1, UTC_TIMESTAMP(3)) WHERE id = ?",
+                bought.order());
+        await().atMost(Duration.ofSeconds(10)).until(() -> status(bought), "EXPIRED"::equals);
+
+        aSucceededNotificationTheProviderDisagreesWithChangesNothing(bought, ref, "EXPIRED");
+    }
+
+    private void aSucceededNotificationTheProviderDisagreesWithChangesNothing(Bought bought, String ref, String ended) {
+        assertThat(jdbc.queryForObject("SELECT status FROM sandbox_payment WHERE ref = ?", String.class, ref))
+                .isEqualTo("CLOSED");
+        String paid = succeeded("evt_closed_" + System.nanoTime(), ref, bought.order(), 990);
+
+        assertThat(webhook(paid, SIGNATURE.sign(paid, Instant.now())).expectStatus(200).json().path("outcome").asString())
+                .isEqualTo("NOT_PAID");
+        assertThat(webhook(paid, SIGNATURE.sign(paid, Instant.now())).expectStatus(200).json().path("outcome").asString())
+                .isEqualTo("DUPLICATE");
+
+        assertThat(status(bought)).isEqualTo(ended);
+        assertThat(jdbc.queryForObject("SELECT status FROM payment WHERE id = ?", String.class, ref)).isEqualTo("CLOSED");
+        assertThat(jdbc.queryForObject("SELECT status FROM sandbox_payment WHERE ref = ?", String.class, ref))
+                .isEqualTo("CLOSED");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sandbox_delivery WHERE payment_ref = ? AND type = ?",
+                Long.class, ref, "refund.succeeded")).isZero();
+        JsonNode audit = api.audit(bought.voucherId());
+        assertThat(audit.path("dbStock").asLong()).isEqualTo(1);
+        assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
+    }
+
+    /**
+     * A signed {@code payment.succeeded} for a payment the provider still has open (unpaid): the order is not made paid
+     * on the notification's word. Refused with a problem and nothing recorded, so that its next delivery asks the
+     * provider again, and once the provider has it paid, that delivery makes the order paid.
+     */
+    @Test
+    void aSucceededNotificationForAPaymentStillOpenAtTheProviderIsRefusedUntilTheProviderHasItPaid() {
+        Bought bought = buy();
+        String ref = api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).expectStatus(201)
+                .json().path("paymentRef").asString();
+        String paid = succeeded("evt_early_" + System.nanoTime(), ref, bought.order(), 990);
+
+        webhook(paid, SIGNATURE.sign(paid, Instant.now())).expectProblem(409, "payment-not-settled");
+        assertThat(status(bought)).isEqualTo("AWAITING_PAYMENT");
+        assertThat(jdbc.queryForObject("SELECT status FROM payment WHERE id = ?", String.class, ref)).isEqualTo("OPEN");
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM payment_event WHERE payment_id = ?", Long.class, ref)).isZero();
+
+        // Paid at the provider, whose own notifications are left out: the same event delivered again now counts.
+        jdbc.update("UPDATE sandbox_payment SET status = 'PAID' WHERE ref = ?", ref);
+        assertThat(webhook(paid, SIGNATURE.sign(paid, Instant.now())).expectStatus(200).json().path("outcome").asString())
+                .isEqualTo("PAID");
+        assertThat(status(bought)).isEqualTo("PAID");
+    }
+
+    /**
+     * Many tabs, or a script, start paying one order at once: one payment is opened with the provider, and every
+     * request is answered with it (a second one could be paid too, and the shopper charged twice).
+     */
+    @Test
+    void twentyConcurrentStartsOfOneOrderOpenOnePaymentAndAnswerItToAll() throws Exception {
+        Bought bought = buy();
+        int requests = 20;
+        ExecutorService pool = Executors.newFixedThreadPool(requests);
+        // A connection each, opened beforehand: the requests then reach the server together, not one handshake apart.
+        CountDownLatch warm = new CountDownLatch(1);
+        List<Future<Response>> pings = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            pings.add(pool.submit(() -> {
+                warm.await();
+                return api.get("/ping");
+            }));
+        }
+        warm.countDown();
+        for (Future<Response> ping : pings) {
+            ping.get().expectStatus(200);
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Response>> starts = new ArrayList<>();
+        for (int i = 0; i < requests; i++) {
+            starts.add(pool.submit(() -> {
+                start.await();
+                return api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token()));
+            }));
+        }
+        start.countDown();
+        List<String> refs = new ArrayList<>();
+        for (Future<Response> answer : starts) {
+            refs.add(answer.get().expectStatus(201).json().path("paymentRef").asString());
+        }
+        pool.shutdown();
+
+        assertThat(refs).hasSize(requests).doesNotContainNull().containsOnly(refs.get(0));
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sandbox_payment WHERE order_id = ?", Long.class,
+                Long.parseLong(bought.order()))).as("payments opened at the provider").isEqualTo(1);
+        assertThat(jdbc.queryForList("SELECT id FROM payment WHERE order_id = ?", String.class,
+                Long.parseLong(bought.order()))).containsExactly(refs.get(0));
+    }
+
     /** One event delivered by several deliveries at once, and an older event after a newer one: handled once, never backwards. */
     @Test
     void duplicateAndOutOfOrderNotificationsLeaveTheSameResult() throws Exception {
         Bought bought = buy();
         String ref = api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).json()
                 .path("paymentRef").asString();
+        // Paid at the provider, whose own notifications are left out: these deliveries are the only ones.
+        jdbc.update("UPDATE sandbox_payment SET status = 'PAID' WHERE ref = ?", ref);
         String paid = succeeded("evt_dup_" + System.nanoTime(), ref, bought.order(), 990);
         ExecutorService pool = Executors.newFixedThreadPool(6);
         CountDownLatch start = new CountDownLatch(1);

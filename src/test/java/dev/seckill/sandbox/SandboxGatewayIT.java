@@ -13,6 +13,7 @@ import dev.seckill.payment.PaymentGateway;
 import dev.seckill.payment.PaymentGateway.Checkout;
 import dev.seckill.payment.PaymentGateway.CheckoutRequest;
 import dev.seckill.payment.PaymentGateway.CloseOutcome;
+import dev.seckill.payment.PaymentGateway.PaymentState;
 import dev.seckill.payment.PaymentGateway.RefundOutcome;
 import dev.seckill.sandbox.SandboxCheckout.Outcome;
 import dev.seckill.support.IntegrationTest;
@@ -72,6 +73,7 @@ class SandboxGatewayIT extends IntegrationTest {
         assertThat(paid.outcome()).isEqualTo(Outcome.NOT_OPEN);
         assertThat(paid.payment().status()).isEqualTo(SandboxStatus.CLOSED);
         assertThat(status(payment)).isEqualTo("CLOSED");
+        assertThat(gateway.status(payment.paymentRef())).isEqualTo(PaymentState.CLOSED);
         assertThat(types(payment)).isEmpty();
     }
 
@@ -82,6 +84,7 @@ class SandboxGatewayIT extends IntegrationTest {
         assertThat(types(payment)).containsExactlyInAnyOrder("payment.processing", "payment.succeeded");
         assertThat(gateway.close(payment.paymentRef())).isEqualTo(CloseOutcome.ALREADY_PAID);
         assertThat(status(payment)).isEqualTo("PAID");
+        assertThat(gateway.status(payment.paymentRef())).isEqualTo(PaymentState.PAID);
 
         assertThatThrownBy(() -> gateway.refund(payment.paymentRef(), 1000)).isInstanceOf(IllegalArgumentException.class);
         assertThat(status(payment)).as("a refused refund changes nothing").isEqualTo("PAID");
@@ -89,6 +92,7 @@ class SandboxGatewayIT extends IntegrationTest {
         assertThat(gateway.refund(payment.paymentRef(), 1999)).isEqualTo(RefundOutcome.REFUNDED);
         assertThat(gateway.refund(payment.paymentRef(), 1999)).isEqualTo(RefundOutcome.REFUNDED);
         assertThat(status(payment)).isEqualTo("REFUNDED");
+        assertThat(gateway.status(payment.paymentRef())).isEqualTo(PaymentState.REFUNDED);
         assertThat(types(payment)).filteredOn("refund.succeeded"::equals).hasSize(1);
         assertThat(gateway.close(payment.paymentRef())).isEqualTo(CloseOutcome.ALREADY_PAID);
     }
@@ -96,6 +100,7 @@ class SandboxGatewayIT extends IntegrationTest {
     @Test
     void whatWasNeverPaidIsNotRefundedAndUnknownPaymentsAreSaidSo() {
         Checkout open = open(700);
+        assertThat(gateway.status(open.paymentRef())).isEqualTo(PaymentState.OPEN);
         assertThat(gateway.refund(open.paymentRef(), 700)).isEqualTo(RefundOutcome.NOT_PAID);
         Checkout abandoned = open(700);
         assertThat(checkout.abandon(abandoned.paymentRef()).orElseThrow().outcome()).isEqualTo(Outcome.DONE);
@@ -103,9 +108,11 @@ class SandboxGatewayIT extends IntegrationTest {
         assertThat(gateway.refund(abandoned.paymentRef(), 700)).isEqualTo(RefundOutcome.NOT_PAID);
         assertThat(gateway.close(abandoned.paymentRef())).as("abandoned is as good as closed").isEqualTo(CloseOutcome.CLOSED);
         assertThat(status(abandoned)).isEqualTo("CANCELED");
+        assertThat(gateway.status(abandoned.paymentRef())).isEqualTo(PaymentState.CANCELED);
 
         assertThat(gateway.close("pay_nosuchpayment")).isEqualTo(CloseOutcome.UNKNOWN);
         assertThat(gateway.refund("pay_nosuchpayment", 700)).isEqualTo(RefundOutcome.UNKNOWN);
+        assertThat(gateway.status("pay_nosuchpayment")).isEqualTo(PaymentState.UNKNOWN);
         assertThat(checkout.pay("pay_nosuchpayment")).isEmpty();
         assertThat(checkout.abandon("pay_nosuchpayment")).isEmpty();
     }

@@ -20,7 +20,10 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The payment provider's notifications. No shopper or admin credentials: the signature over the raw body is the
  * credential, so the body is taken as the bytes that were signed, before any parsing. 2xx tells the provider to stop
- * delivering; a refusal (a problem) leaves it retrying, which changes nothing here either.
+ * delivering; a refusal (a problem) leaves it retrying, which changes nothing here either. A notification the
+ * provider's own answer contradicts is no error of ours: it is answered 200 with what was done (nothing), or, while
+ * the provider may still catch up, 409 payment-not-settled; never 5xx but when the provider (or our own database)
+ * cannot be asked at all.
  */
 @RestController
 class WebhookController {
@@ -44,6 +47,8 @@ class WebhookController {
             case UNKNOWN_PAYMENT -> ProblemCode.PAYMENT_UNKNOWN;
             case AMOUNT_MISMATCH -> ProblemCode.PAYMENT_AMOUNT_MISMATCH;
             case MALFORMED -> ProblemCode.MALFORMED_BODY;
+            case NOT_SETTLED -> ProblemCode.PAYMENT_NOT_SETTLED;
+            case PROVIDER_UNAVAILABLE -> ProblemCode.PAYMENT_UNAVAILABLE;
         };
         return ProblemResponses.answer(new SeckillProblem(code, refusal.getMessage()));
     }

@@ -124,14 +124,16 @@ class AsyncSale implements Sale {
                 yield soldOut(shopperId, voucherId, replayable);
             }
             case ALREADY_BOUGHT -> SaleAnswers.alreadyBought(result.existingOrderId(), replayable,
-                    () -> orders.orderIdInMySql(shopperId, voucherId));
+                    () -> orders.orderIdInMySql(shopperId, voucherId))
+                    .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
             case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(result.outcome());
         };
     }
 
     private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
-        return PlacedOrder.soldOut(replayable, () -> orders.liveOrderIdAsync(shopperId, voucherId));
+        return PlacedOrder.soldOut(replayable, () -> orders.liveOrderIdAsync(shopperId, voucherId))
+                .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
     }
 
     @Override

@@ -106,11 +106,13 @@ class SyncSale implements Sale {
     }
 
     private PlacedOrder soldOut(long shopperId, long voucherId, boolean replayable) {
-        return PlacedOrder.soldOut(replayable, () -> orders.orderIdInMySql(shopperId, voucherId));
+        return PlacedOrder.soldOut(replayable, () -> orders.orderIdInMySql(shopperId, voucherId))
+                .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
     }
 
     private PlacedOrder alreadyBought(long shopperId, long voucherId, long existingOrderId, boolean replayable) {
-        return SaleAnswers.alreadyBought(existingOrderId, replayable, () -> orders.orderIdInMySql(shopperId, voucherId));
+        return SaleAnswers.alreadyBought(existingOrderId, replayable, () -> orders.orderIdInMySql(shopperId, voucherId))
+                .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
     }
 
     /** Under the shopper's lock, with a unit taken for {@code orderId}: the order's transaction. */

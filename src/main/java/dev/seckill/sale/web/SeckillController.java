@@ -81,8 +81,9 @@ public class SeckillController {
      * key from a new one, and both deserve the same truthful answer, the shopper's order. A refusal
      * changed nothing, so a retry after one is decided afresh (it may succeed now), as a first try
      * would be; and a retry after the order was given up (FAILED, its unit back) may buy again.
-     * The replayed body says what the first said (PENDING in async mode even if MySQL has it by now):
-     * {@code GET /orders/{orderId}} tells the current state.
+     * The replay keeps the first answer's status code and order, but its {@code status} is the order's state
+     * now (PENDING while on its way, then AWAITING_PAYMENT, PAID, CANCELLED, EXPIRED or REFUNDED): a retry that
+     * comes after the order was cancelled or expired is told so, not that it is on its way.
      */
     @PostMapping({"/seckill/{voucherId}", "/shop/seckill/{voucherId}"})
     void place(@PathVariable @Positive long voucherId,
@@ -133,8 +134,10 @@ public class SeckillController {
         if (placed.replayed()) {
             meters.replayed(voucherId);
         }
+        String status = placed.statusNow() != null ? placed.statusNow().name()
+                : asyncMode ? "PENDING" : "AWAITING_PAYMENT";
         byte[] body = ("{\"orderId\":\"" + placed.orderId() + "\",\"voucherId\":" + voucherId + ",\"status\":\""
-                + (asyncMode ? "PENDING" : "AWAITING_PAYMENT") + "\"}").getBytes(StandardCharsets.US_ASCII);
+                + status + "\"}").getBytes(StandardCharsets.US_ASCII);
         response.setStatus(asyncMode ? 202 : 201);
         if (placed.replayed()) {
             response.setHeader(REPLAYED, "true");

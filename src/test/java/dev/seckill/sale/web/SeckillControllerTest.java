@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
 
+import dev.seckill.order.OrderStatus;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -144,6 +145,15 @@ class SeckillControllerTest {
                 .andExpect(jsonPath("$.orderId").value(Long.toString(ORDER)))
                 .andExpect(header().string("Idempotent-Replayed", "true"));
         verify(meters).replayed(VOUCHER);
+    }
+
+    @Test
+    void aReplayNamesTheOrdersStateNowNotTheFirstAnswers() throws Exception {
+        given(sale.place(SHOPPER, VOUCHER, true, null)).willReturn(new PlacedOrder(ORDER, true, OrderStatus.CANCELLED));
+
+        placeWithKey("retry-1").andExpect(status().isAccepted())
+                .andExpect(content().json("{\"orderId\":\"" + ORDER + "\",\"voucherId\":7,\"status\":\"CANCELLED\"}", true))
+                .andExpect(header().string("Idempotent-Replayed", "true"));
     }
 
     @ParameterizedTest
