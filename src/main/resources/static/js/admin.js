@@ -73,6 +73,14 @@
     return isNaN(n) ? value : n;
   }
 
+  // The API takes an ISO-8601 duration; the form asks whole seconds. Anything else goes as typed, for the API to judge.
+  function durationOfSeconds(value) {
+    if (value === '') {
+      return null;
+    }
+    return /^-?\d+$/.test(value) ? 'PT' + value + 'S' : value;
+  }
+
   function wireCreateForm(form) {
     form.addEventListener('submit', function (event) {
       event.preventDefault();
@@ -82,7 +90,8 @@
       var body = {
         title: v('title'), description: v('description') || null, price: numberOrText(v('price')),
         stock: numberOrText(v('stock')), beginTime: isoOf(v('beginTime')), endTime: isoOf(v('endTime')),
-        challengeDifficulty: v('challengeDifficulty') === '' ? null : numberOrText(v('challengeDifficulty'))
+        challengeDifficulty: v('challengeDifficulty') === '' ? null : numberOrText(v('challengeDifficulty')),
+        paymentWindow: durationOfSeconds(v('paymentWindow'))
       };
       call('POST', '/admin/vouchers', body).then(function (a) {
         submit.disabled = false;

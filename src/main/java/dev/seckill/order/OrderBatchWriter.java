@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import dev.seckill.voucher.PaymentWindows;
 import dev.seckill.voucher.VoucherStock;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -21,19 +22,19 @@ import org.springframework.transaction.annotation.Transactional;
 @Service
 public class OrderBatchWriter {
 
-    /** Every order reaches MySQL waiting for its payment, until {@code pay_by}. */
+    /** Every order reaches MySQL waiting for its payment, until {@code pay_by}: its voucher's payment window after it was accepted. */
     static final String WRITTEN_AS = OrderStatus.AWAITING_PAYMENT.name();
 
     private final JdbcTemplate jdbc;
     private final VoucherStock vouchers;
     private final OrderRecords records;
-    private final long windowMillis;
+    private final PaymentWindows paymentWindows;
 
-    OrderBatchWriter(JdbcTemplate jdbc, VoucherStock vouchers, OrderRecords records, PaymentWindowSettings settings) {
+    OrderBatchWriter(JdbcTemplate jdbc, VoucherStock vouchers, OrderRecords records, PaymentWindows paymentWindows) {
         this.jdbc = jdbc;
         this.vouchers = vouchers;
         this.records = records;
-        this.windowMillis = settings.window().toMillis();
+        this.paymentWindows = paymentWindows;
     }
 
     public record NewOrder(long orderId, long shopperId, long createdAtMillis) {
@@ -79,6 +80,7 @@ public class OrderBatchWriter {
         if (!vouchers.takeUnits(voucherId, fresh.size())) {
             throw new OrderRejectedException("MySQL has fewer than " + fresh.size() + " units left of voucher " + voucherId);
         }
+        long windowMillis = paymentWindows.of(voucherId).toMillis();
         List<Object[]> rows = new ArrayList<>(fresh.size());
         for (NewOrder order : fresh) {
             // The window counts from the acceptance (the shopper's click), not from the write: a queue that lags

@@ -6,7 +6,8 @@
  * Redis knows of orders on their way, each read its own transaction) and by the questions other modules ask
  * ({@link dev.seckill.order.OrderRecords}: which of these orders are in MySQL, counts and buyers for the audit,
  * each buyer's order for the reconcile; {@link dev.seckill.order.OrderLookup} for the consumers' failure policy).
- * Takes its units of MySQL stock through the voucher module ({@code VoucherStock}). Web adapter: {@code order.web}.
+ * Takes its units of MySQL stock through the voucher module ({@code VoucherStock}), and each voucher's payment window
+ * from it ({@code PaymentWindows}). Web adapter: {@code order.web}.
  */
 @Owns(tables = "voucher_order")
 package dev.seckill.order;

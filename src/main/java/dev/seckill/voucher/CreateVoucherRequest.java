@@ -1,6 +1,7 @@
 package dev.seckill.voucher;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 
 import jakarta.validation.constraints.AssertTrue;
@@ -12,10 +13,15 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * {@code challengeDifficulty}: the proof-of-work a shopper's browser does for a purchase ticket (the ALTCHA
- * challenge's largest number; absent: the instances' default; 0: none). Times are ISO-8601 with an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}.
+ * challenge's largest number; absent: the instances' default; 0: none). {@code paymentWindow}: how long each order
+ * waits for its payment, an ISO-8601 duration such as {@code PT10S} or {@code PT15M}, 10 seconds to 24 hours (absent:
+ * the instances' {@code seckill.payment.window}, fixed into the voucher when it is created). Times are ISO-8601 with
+ * an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}.
  */
 public record CreateVoucherRequest(
         @NotBlank @Size(max = 120) String title,
@@ -24,7 +30,9 @@ public record CreateVoucherRequest(
         @NotNull @PositiveOrZero @Max(VoucherLimits.MAX_STOCK) Integer stock,
         @NotNull OffsetDateTime beginTime,
         @NotNull OffsetDateTime endTime,
-        @PositiveOrZero @Max(VoucherLimits.MAX_CHALLENGE_DIFFICULTY) Integer challengeDifficulty) {
+        @PositiveOrZero @Max(VoucherLimits.MAX_CHALLENGE_DIFFICULTY) Integer challengeDifficulty,
+        @DurationMin(seconds = VoucherLimits.MIN_PAYMENT_WINDOW_SECONDS)
+        @DurationMax(hours = VoucherLimits.MAX_PAYMENT_WINDOW_HOURS) Duration paymentWindow) {
 
     @AssertTrue(message = "endTime must be after beginTime")
     boolean isEndAfterBegin() {

@@ -1,5 +1,6 @@
 package dev.seckill.voucher;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,10 +19,13 @@ class JdbcSaleWindowSource implements SaleWindowSource {
     @Override
     public Map<Long, SaleWindow> loadAfter(long afterId) {
         Map<Long, SaleWindow> windows = new LinkedHashMap<>();
-        jdbc.query("SELECT voucher_id, begin_time, end_time, challenge_difficulty FROM seckill_voucher WHERE voucher_id > ? ORDER BY voucher_id",
+        jdbc.query("SELECT voucher_id, begin_time, end_time, challenge_difficulty, payment_window_ms FROM seckill_voucher "
+                + "WHERE voucher_id > ? ORDER BY voucher_id",
                 row -> {
+                    Long paymentWindowMillis = row.getObject(5, Long.class);
                     windows.put(row.getLong(1), new SaleWindow(row.getTimestamp(2).toInstant(),
-                            row.getTimestamp(3).toInstant(), row.getObject(4, Integer.class)));
+                            row.getTimestamp(3).toInstant(), row.getObject(4, Integer.class),
+                            paymentWindowMillis == null ? null : Duration.ofMillis(paymentWindowMillis)));
                 }, afterId);
         return windows;
     }

@@ -7,14 +7,20 @@ import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 
 /**
- * When a voucher can be bought: from {@code begin} inclusive to {@code end} exclusive; and how much work a
+ * When a voucher can be bought: from {@code begin} inclusive to {@code end} exclusive; how much work a
  * shopper's browser does for a purchase ticket ({@code challengeDifficulty}: null for the instances' default,
- * 0 for none; see dev.seckill.ticket). Fixed when the voucher is created.
+ * 0 for none; see dev.seckill.ticket); and how long each of its orders waits for its payment
+ * ({@code paymentWindow}: null only for a voucher created before the window was the voucher's, whose orders get
+ * the instances' {@code seckill.payment.window}). Fixed when the voucher is created.
  */
-public record SaleWindow(Instant begin, Instant end, Integer challengeDifficulty) {
+public record SaleWindow(Instant begin, Instant end, Integer challengeDifficulty, Duration paymentWindow) {
 
     public SaleWindow(Instant begin, Instant end) {
-        this(begin, end, null);
+        this(begin, end, null, null);
+    }
+
+    public SaleWindow(Instant begin, Instant end, Integer challengeDifficulty) {
+        this(begin, end, challengeDifficulty, null);
     }
 
     public void requireOpenAt(Instant now) {

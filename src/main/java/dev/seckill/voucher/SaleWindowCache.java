@@ -1,5 +1,6 @@
 package dev.seckill.voucher;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -92,9 +93,12 @@ public class SaleWindowCache {
     /** A voucher this instance created: known here at once, and on the others through pub/sub. */
     void remember(long voucherId, SaleWindow window) {
         known.put(voucherId, window);
-        // id,begin,end[,difficulty]: an instance of the build before sends three fields, and reads the first three
+        // id,begin,end,difficulty,payment window in ms: an empty field for a value the voucher does not have.
+        // Older builds send id,begin,end[,difficulty]; they take an empty difficulty for a malformed message and
+        // read the voucher from MySQL instead.
         announce.accept(voucherId + "," + window.begin().toEpochMilli() + "," + window.end().toEpochMilli()
-                + (window.challengeDifficulty() == null ? "" : "," + window.challengeDifficulty()));
+                + "," + (window.challengeDifficulty() == null ? "" : window.challengeDifficulty())
+                + "," + (window.paymentWindow() == null ? "" : window.paymentWindow().toMillis()));
     }
 
     private synchronized void loadNew() {
@@ -110,10 +114,12 @@ public class SaleWindowCache {
     }
 
     void created(String message) {
-        String[] fields = message.split(",");
+        // -1: an empty last field is a field
+        String[] fields = message.split(",", -1);
         try {
             known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
-                    Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? difficulty(fields[3]) : null));
+                    Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? difficulty(fields[3]) : null,
+                    fields.length > 4 ? paymentWindow(fields[4]) : null));
         } catch (RuntimeException malformed) {
             // Not learnt here: the voucher is read from MySQL when it is first asked for, as if no message had come.
             log.warn("Ignored a malformed voucher announcement '{}': {}", message, malformed.toString());
@@ -122,6 +128,9 @@ public class SaleWindowCache {
 
     /** A difficulty from another instance; one that is no difficulty leaves the voucher to be read from MySQL's. */
     private static Integer difficulty(String field) {
+        if (field.isEmpty()) {
+            return null;
+        }
         try {
             int difficulty = Integer.parseInt(field);
             if (difficulty >= 0) {
@@ -131,5 +140,17 @@ public class SaleWindowCache {
             // fall through
         }
         throw new IllegalArgumentException("not a challenge difficulty: " + field);
+    }
+
+    /** A payment window from another instance, in milliseconds; empty: the voucher has none of its own. */
+    private static Duration paymentWindow(String field) {
+        if (field.isEmpty()) {
+            return null;
+        }
+        long millis = Long.parseLong(field);
+        if (millis <= 0) {
+            throw new IllegalArgumentException("not a payment window: " + field);
+        }
+        return Duration.ofMillis(millis);
     }
 }

@@ -1,13 +1,17 @@
 package dev.seckill.voucher;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** The sale part of a voucher: its stock and time window. The stock column is only ever changed by SQL. */
+/**
+ * The sale part of a voucher: its stock, time window and payment window. The stock column is only ever changed by SQL.
+ */
 @Entity
 @Table(name = "seckill_voucher")
 class SeckillVoucher {
@@ -31,16 +35,23 @@ class SeckillVoucher {
     @Column(name = "challenge_difficulty")
     private Integer challengeDifficulty;
 
+    /** Null only for a voucher created before the window was the voucher's. */
+    @Column(name = "payment_window_ms")
+    @Convert(converter = DurationMillis.class)
+    private Duration paymentWindow;
+
     protected SeckillVoucher() {
     }
 
-    SeckillVoucher(Long voucherId, int stock, Instant beginTime, Instant endTime, Integer challengeDifficulty) {
+    SeckillVoucher(Long voucherId, int stock, Instant beginTime, Instant endTime, Integer challengeDifficulty,
+            Duration paymentWindow) {
         this.voucherId = voucherId;
         this.stock = stock;
         this.initialStock = stock;
         this.beginTime = beginTime;
         this.endTime = endTime;
         this.challengeDifficulty = challengeDifficulty;
+        this.paymentWindow = paymentWindow;
     }
 
     Long getVoucherId() {
@@ -56,6 +67,6 @@ class SeckillVoucher {
     }
 
     SaleWindow window() {
-        return new SaleWindow(beginTime, endTime, challengeDifficulty);
+        return new SaleWindow(beginTime, endTime, challengeDifficulty, paymentWindow);
     }
 }

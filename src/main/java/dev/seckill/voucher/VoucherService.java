@@ -1,6 +1,7 @@
 package dev.seckill.voucher;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 import dev.seckill.salestate.HeldLock;
@@ -32,29 +33,36 @@ public class VoucherService {
     private final SaleWindowCache windows;
     private final SeckillLocks locks;
     private final OrderCount orderCount;
+    private final DefaultPaymentWindow defaultPaymentWindow;
     private final TransactionTemplate tx;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
     VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
-            SaleWindowCache windows, SeckillLocks locks, OrderCount orderCount, TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
+            SaleWindowCache windows, SeckillLocks locks, OrderCount orderCount, DefaultPaymentWindow defaultPaymentWindow,
+            TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
         this.vouchers = vouchers;
         this.seckillVouchers = seckillVouchers;
         this.stock = stock;
         this.windows = windows;
         this.locks = locks;
         this.orderCount = orderCount;
+        this.defaultPaymentWindow = defaultPaymentWindow;
         this.tx = tx;
         this.clock = clock;
         this.events = events;
     }
 
     public VoucherView create(CreateVoucherRequest request) {
+        // The instances' window is written into the voucher when none is asked for: every instance then gives its
+        // orders the same window, whatever its own setting is or later becomes.
+        Duration paymentWindow = request.paymentWindow() != null ? request.paymentWindow() : defaultPaymentWindow.window();
         VoucherView written = tx.execute(status -> {
             Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
                     request.price(), clock.instant()));
             SeckillVoucher sale = seckillVouchers.save(new SeckillVoucher(voucher.getId(), request.stock(),
-                    request.beginTime().toInstant(), request.endTime().toInstant(), request.challengeDifficulty()));
+                    request.beginTime().toInstant(), request.endTime().toInstant(), request.challengeDifficulty(),
+                    paymentWindow));
             return view(voucher, sale);
         });
         // The window as MySQL keeps it, read back after the commit: that is what every other instance (and
@@ -64,7 +72,8 @@ public class VoucherService {
         // anywhere else.
         SaleWindow stored = requireSale(written.id()).window();
         VoucherView created = new VoucherView(written.id(), written.title(), written.description(), written.price(),
-                written.stock(), written.initialStock(), stored.begin(), stored.end(), stored.challengeDifficulty());
+                written.stock(), written.initialStock(), stored.begin(), stored.end(), stored.challengeDifficulty(),
+                stored.paymentWindow());
         stock.set(created.id(), created.stock());
         windows.remember(created.id(), stored);
         events.publishEvent(new VoucherStockChanged(created.id(), false));
@@ -117,6 +126,7 @@ public class VoucherService {
     static VoucherView view(Voucher voucher, SeckillVoucher sale) {
         SaleWindow window = sale.window();
         return new VoucherView(voucher.getId(), voucher.getTitle(), voucher.getDescription(), voucher.getPrice(),
-                sale.getStock(), sale.getInitialStock(), window.begin(), window.end(), window.challengeDifficulty());
+                sale.getStock(), sale.getInitialStock(), window.begin(), window.end(), window.challengeDifficulty(),
+                window.paymentWindow());
     }
 }

@@ -1,6 +1,7 @@
 package dev.seckill.order;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,35 @@ class OrderLifecycleIT extends IntegrationTest {
         assertThat(audit.path("lifecycle").path("cancelled").asLong()).isEqualTo(1);
         assertThat(audit.path("lifecycle").path("awaitingPayment").asLong()).isEqualTo(1);
         assertThat(audit.path("lifecycle").path("unitsReturnedToRedis").asLong()).isEqualTo(1);
+    }
+
+    /**
+     * A voucher created with a short payment window of its own, on instances whose window is 15 minutes: its order
+     * (async path) waits that long, expires, and its unit is sold again, as the buy-and-pay load plan needs against a
+     * cluster started with the defaults.
+     */
+    @Test
+    void anOrderWaitsAsLongAsItsVouchersPaymentWindowThenItsUnitIsSoldAgain() {
+        Instant now = Instant.now();
+        long voucherId = api.asAdmin("POST", "/admin/vouchers", """
+                {"title":"Ten seconds to pay","price":1.00,"stock":1,"beginTime":"%s","endTime":"%s","paymentWindow":"PT10S"}"""
+                .formatted(now.minusSeconds(60), now.plusSeconds(3600))).expectStatus(201).json().path("id").asLong();
+        List<String> shoppers = api.mintShoppers(2);
+        String order = api.seckill(voucherId, shoppers.get(0)).expectStatus(202).json().path("orderId").asString();
+        api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(10));
+        JsonNode awaiting = api.get("/orders/" + order, auth(shoppers.get(0))).expectStatus(200).json();
+        assertThat(awaiting.path("status").asString()).isEqualTo("AWAITING_PAYMENT");
+        assertThat(Duration.between(Instant.parse(awaiting.path("createdAt").asString()),
+                Instant.parse(awaiting.path("payBy").asString()))).isEqualTo(Duration.ofSeconds(10));
+        api.seckill(voucherId, shoppers.get(1)).expectProblem(409, "sold-out");
+
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() ->
+                api.get("/orders/" + order, auth(shoppers.get(0))).json().path("status").asString().equals("EXPIRED"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> api.seckill(voucherId, shoppers.get(1)).status() == 202);
+        JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(10));
+        assertThat(audit.path("consistent").asBoolean()).as(audit.toString()).isTrue();
+        assertThat(audit.path("lifecycle").path("expired").asLong()).isEqualTo(1);
+        assertThat(audit.path("lifecycle").path("awaitingPayment").asLong()).isEqualTo(1);
     }
 
     @Test

@@ -70,6 +70,9 @@ class AdminPagesBrowserIT {
             typeDateTime(browser, "#beginTime", begin);
             typeDateTime(browser, "#endTime", begin.minusMinutes(1));
             type(browser, "#challengeDifficulty", "-5");
+            assertThat(browser.find("#paymentWindow-help").getText()).as("the instances' window, the default")
+                    .endsWith("Empty: the shop's default, 15 minutes.");
+            type(browser, "#paymentWindow", "5");
             browser.find("#create").click();
 
             browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#title-error").getText().isEmpty());
@@ -77,6 +80,8 @@ class AdminPagesBrowserIT {
             assertThat(browser.find("#price-error").getText()).startsWith("price ");
             assertThat(browser.find("#endTime-error").getText()).contains("endTime must be after beginTime");
             assertThat(browser.find("#challengeDifficulty-error").getText()).startsWith("challengeDifficulty ");
+            assertThat(browser.find("#paymentWindow-error").getText())
+                    .isEqualTo("paymentWindow must be longer than or equal to 10 seconds");
             assertThat(browser.find("#form-error").getText()).contains("validation-failed");
             assertThat(api.get("/vouchers").json().size()).as("nothing created").isEqualTo(vouchersBefore);
             browser.screenshot("admin-new-voucher-errors");
@@ -85,12 +90,15 @@ class AdminPagesBrowserIT {
             type(browser, "#price", "19.90");
             typeDateTime(browser, "#endTime", begin.plusHours(1));
             type(browser, "#challengeDifficulty", "20000");
+            type(browser, "#paymentWindow", "45");
             browser.find("#create").click();
             browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().matches(".*/admin/ui/vouchers/\\d+"));
             assertThat(browser.find("h1").getText()).isEqualTo("Browser-made voucher");
             browser.await(Duration.ofSeconds(10)).until(driver -> browser.find("#audit-verdict").getText().equals("The sale adds up."));
             long voucherId = Long.parseLong(browser.driver().getCurrentUrl().replaceAll(".*/", ""));
             assertThat(api.get("/vouchers/" + voucherId).json().path("challengeDifficulty").asInt()).isEqualTo(20_000);
+            assertThat(api.get("/vouchers/" + voucherId).json().path("paymentWindow").asString()).isEqualTo("PT45S");
+            assertThat(browser.find("#payment-window").getText()).isEqualTo("45 seconds to pay");
 
             type(browser, "#reset-units", "-3");
             browser.find("#reset-stock button[type=submit]").click();

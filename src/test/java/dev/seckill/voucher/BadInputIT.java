@@ -87,7 +87,10 @@ class BadInputIT extends IntegrationTest {
             "{\"title\":\"Fractions\",\"price\":1.001,\"stock\":1," + VALID_TIMES + "}",
             "{\"title\":\"Huge stock\",\"price\":1.00,\"stock\":2000000000," + VALID_TIMES + "}",
             "{\"title\":\"No times\",\"price\":1.00,\"stock\":1}",
-            "{\"title\":\"No stock\",\"price\":1.00," + VALID_TIMES + "}"})
+            "{\"title\":\"No stock\",\"price\":1.00," + VALID_TIMES + "}",
+            "{\"title\":\"Too quick to pay\",\"price\":1.00,\"stock\":1," + VALID_TIMES + ",\"paymentWindow\":\"PT5S\"}",
+            "{\"title\":\"Too long to pay\",\"price\":1.00,\"stock\":1," + VALID_TIMES + ",\"paymentWindow\":\"PT25H\"}",
+            "{\"title\":\"Negative window\",\"price\":1.00,\"stock\":1," + VALID_TIMES + ",\"paymentWindow\":\"-PT1M\"}"})
     void invalidVoucher(String body) {
         api.asAdmin("POST", "/admin/vouchers", body).expectProblem(400, "validation-failed");
     }
@@ -101,7 +104,8 @@ class BadInputIT extends IntegrationTest {
             "{\"title\":\"Types\",\"price\":\"cheap\",\"stock\":1," + VALID_TIMES + "}",
             "{\"title\":\"Stock overflow\",\"price\":1.00,\"stock\":99999999999," + VALID_TIMES + "}",
             "{\"title\":\"Bad time\",\"price\":1.00,\"stock\":1,\"beginTime\":\"yesterday\",\"endTime\":\"2030-01-01T00:00:00Z\"}",
-            "{\"title\":\"No offset\",\"price\":1.00,\"stock\":1,\"beginTime\":\"2026-01-01T00:00:00\",\"endTime\":\"2030-01-01T00:00:00Z\"}"})
+            "{\"title\":\"No offset\",\"price\":1.00,\"stock\":1,\"beginTime\":\"2026-01-01T00:00:00\",\"endTime\":\"2030-01-01T00:00:00Z\"}",
+            "{\"title\":\"Window in words\",\"price\":1.00,\"stock\":1," + VALID_TIMES + ",\"paymentWindow\":\"ten minutes\"}"})
     void malformedVoucherBody(String body) {
         api.asAdmin("POST", "/admin/vouchers", body).expectProblem(400, "malformed-body");
     }

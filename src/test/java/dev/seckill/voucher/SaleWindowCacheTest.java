@@ -88,19 +88,55 @@ class SaleWindowCacheTest {
     }
 
     @Test
-    void aVoucherCreatedHereIsAnnouncedWithItsDifficulty() {
-        SaleWindow hard = new SaleWindow(WINDOW.begin(), WINDOW.end(), 70_000);
+    void aVoucherCreatedHereIsAnnouncedWithItsDifficultyAndPaymentWindow() {
+        SaleWindow hard = new SaleWindow(WINDOW.begin(), WINDOW.end(), 70_000, Duration.ofSeconds(90));
         cache.remember(8, hard);
         assertThat(announced).containsExactly("8," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli()
-                + ",70000");
+                + ",70000,90000");
     }
 
     @Test
     void aVoucherCreatedHereIsAnnounced() {
         cache.remember(9, WINDOW);
         assertThat(cache.require(9)).isEqualTo(WINDOW);
-        assertThat(announced).containsExactly("9," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli());
+        assertThat(announced).containsExactly("9," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli() + ",,");
         assertThat(loads).isEmpty();
+    }
+
+    /** Each instance gives the voucher's orders the voucher's window: what one announces, the others learn whole. */
+    @Test
+    void whatOneInstanceAnnouncesAnotherLearnsWhole() {
+        List<String> wire = new ArrayList<>();
+        SaleWindowCache here = new SaleWindowCache(this::loadAfter, clock::nanos, wire::add);
+        SaleWindow quick = new SaleWindow(WINDOW.begin(), WINDOW.end(), null, Duration.ofMillis(10_500));
+        SaleWindow hard = new SaleWindow(WINDOW.begin(), WINDOW.end(), 0, Duration.ofMinutes(15));
+        here.remember(11, quick);
+        here.remember(12, hard);
+        here.remember(13, WINDOW);
+        database.put(1L, WINDOW);
+        cache.require(1);
+
+        wire.forEach(cache::created);
+
+        assertThat(cache.require(11)).isEqualTo(quick);
+        assertThat(cache.require(12)).isEqualTo(hard);
+        assertThat(cache.require(13)).isEqualTo(WINDOW);
+        assertThat(loads).as("learnt from the announcements").containsExactly(0L);
+    }
+
+    @Test
+    void aPaymentWindowThatIsNoWindowLeavesTheVoucherToMySql() {
+        database.put(1L, WINDOW);
+        cache.require(1);
+        String times = "," + WINDOW.begin().toEpochMilli() + "," + WINDOW.end().toEpochMilli();
+
+        cache.created("5" + times + ",,0");
+        cache.created("6" + times + ",,-1000");
+        cache.created("7" + times + ",,soon");
+
+        assertThat(cache.find(5)).isEmpty();
+        assertThat(cache.find(6)).isEmpty();
+        assertThat(cache.find(7)).isEmpty();
     }
 
     private Map<Long, SaleWindow> loadAfter(long afterId) {

@@ -58,6 +58,36 @@ class VoucherAdminIT extends IntegrationTest {
         api.seckill(id, token).expectStatus(201);
     }
 
+    /**
+     * A voucher's own payment window is its orders' window on the sync path (this class runs sync; OrderLifecycleIT
+     * the async one); a voucher created without one keeps the instances' window as it was then.
+     */
+    @Test
+    void aVouchersPaymentWindowIsItsOrdersWindow() {
+        Instant now = Instant.now();
+        JsonNode quick = api.asAdmin("POST", "/admin/vouchers", """
+                {"title":"Quick","price":1.00,"stock":2,"beginTime":"%s","endTime":"%s","paymentWindow":"PT45S"}"""
+                .formatted(now.minusSeconds(60), now.plusSeconds(3600))).expectStatus(201).json();
+        long quickId = quick.path("id").asLong();
+        assertThat(quick.path("paymentWindow").asString()).isEqualTo("PT45S");
+        assertThat(api.asAdmin("GET", "/admin/vouchers/" + quickId, null).expectStatus(200).json().path("paymentWindow")
+                .asString()).isEqualTo("PT45S");
+        long usual = api.createVoucher(2);
+        assertThat(api.asAdmin("GET", "/admin/vouchers/" + usual, null).json().path("paymentWindow").asString())
+                .as("seckill.payment.window, written into the voucher").isEqualTo("PT15M");
+
+        List<String> tokens = api.mintShoppers(2);
+        assertThat(windowOfOrder(quickId, tokens.get(0))).isEqualTo(Duration.ofSeconds(45));
+        assertThat(windowOfOrder(usual, tokens.get(1))).isEqualTo(Duration.ofMinutes(15));
+    }
+
+    private Duration windowOfOrder(long voucherId, String token) {
+        String orderId = api.seckill(voucherId, token).expectStatus(201).json().path("orderId").asString();
+        JsonNode order = api.get("/orders/" + orderId, "Authorization", "Bearer " + token).expectStatus(200).json();
+        assertThat(order.path("status").asString()).isEqualTo("AWAITING_PAYMENT");
+        return Duration.between(Instant.parse(order.path("createdAt").asString()), Instant.parse(order.path("payBy").asString()));
+    }
+
     @Test
     void stockResetKeepsOrdersUnlessAsked() {
         long id = api.createVoucher(2);

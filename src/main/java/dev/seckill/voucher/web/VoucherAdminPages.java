@@ -1,8 +1,11 @@
 package dev.seckill.voucher.web;
 
+import dev.seckill.voucher.DefaultPaymentWindow;
 import dev.seckill.voucher.VoucherService;
+import dev.seckill.voucher.VoucherView;
 
 import java.time.Clock;
+import java.time.Duration;
 
 import dev.seckill.web.Pages;
 import jakarta.validation.constraints.Positive;
@@ -24,10 +27,12 @@ class VoucherAdminPages {
     static final int LISTED = 100;
 
     private final VoucherService vouchers;
+    private final DefaultPaymentWindow defaultPaymentWindow;
     private final Clock clock;
 
-    VoucherAdminPages(VoucherService vouchers, Clock clock) {
+    VoucherAdminPages(VoucherService vouchers, DefaultPaymentWindow defaultPaymentWindow, Clock clock) {
         this.vouchers = vouchers;
+        this.defaultPaymentWindow = defaultPaymentWindow;
         this.clock = clock;
     }
 
@@ -40,14 +45,31 @@ class VoucherAdminPages {
 
     @GetMapping("/admin/ui/vouchers/new")
     String newVoucher(Model model) {
+        model.addAttribute("defaultPaymentWindow", words(defaultPaymentWindow.window()));
         model.addAttribute("serverNow", clock.millis());
         return "admin/new-voucher";
     }
 
     @GetMapping("/admin/ui/vouchers/{voucherId}")
     String voucher(@PathVariable @Positive long voucherId, Model model) {
-        model.addAttribute("voucher", vouchers.find(voucherId));
+        VoucherView voucher = vouchers.find(voucherId);
+        model.addAttribute("voucher", voucher);
+        model.addAttribute("paymentWindow", words(voucher.paymentWindow() != null ? voucher.paymentWindow()
+                : defaultPaymentWindow.window()));
         model.addAttribute("serverNow", clock.millis());
         return "admin/voucher";
+    }
+
+    /** A payment window as the admin pages say it: "15 minutes", "90 seconds", "2 hours". */
+    static String words(Duration window) {
+        long seconds = window.toSeconds();
+        if (seconds % 3600 == 0 && seconds > 0) {
+            return count(seconds / 3600, "hour");
+        }
+        return seconds % 60 == 0 && seconds > 0 ? count(seconds / 60, "minute") : count(seconds, "second");
+    }
+
+    private static String count(long n, String unit) {
+        return n + " " + unit + (n == 1 ? "" : "s");
     }
 }

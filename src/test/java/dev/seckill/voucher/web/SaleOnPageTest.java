@@ -13,7 +13,7 @@ class SaleOnPageTest {
 
     private static SaleOnPage sale(int stock, long awaitingPayment) {
         Instant begin = Instant.parse("2030-01-01T00:00:00Z");
-        return new SaleOnPage(new VoucherView(1, "t", null, BigDecimal.ONE, stock, 100, begin, begin.plusSeconds(60), null),
+        return new SaleOnPage(new VoucherView(1, "t", null, BigDecimal.ONE, stock, 100, begin, begin.plusSeconds(60), null, null),
                 awaitingPayment);
     }
 

@@ -1,6 +1,7 @@
 package dev.seckill.voucher.web;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 
@@ -34,6 +35,7 @@ import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.startsWith;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -63,7 +65,7 @@ class VoucherAdminControllerTest {
     @Test
     void createsTheVoucherItWasSentAndSaysWhere() throws Exception {
         given(vouchers.create(any())).willReturn(new VoucherView(5, "Half price", null, new BigDecimal("9.90"), 100, 100,
-                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z"), null));
+                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z"), null, Duration.ofMinutes(15)));
 
         create(VALID, admin()).andExpect(status().isCreated()).andExpect(header().string("Location", "/admin/vouchers/5"))
                 .andExpect(jsonPath("$.id").value(5)).andExpect(jsonPath("$.endTime").value("2026-11-22T12:00:00Z"));
@@ -135,6 +137,46 @@ class VoucherAdminControllerTest {
                 + "\"endTime\":\"2026-01-01T00:00:00Z\"}", admin())
                 .andExpect(status().isBadRequest()).andExpect(jsonPath("$.errors[0].field").value("endAfterBegin"))
                 .andExpect(jsonPath("$.errors[0].message").value("endTime must be after beginTime"));
+        verifyNoInteractions(vouchers);
+    }
+
+    /** The voucher's own payment window: an ISO-8601 duration in, the same out; absent, the service chooses. */
+    @Test
+    void aPaymentWindowIsSentToTheServiceAndShownWithTheVoucher() throws Exception {
+        given(vouchers.create(any())).willReturn(new VoucherView(5, "Half price", null, new BigDecimal("9.90"), 100, 100,
+                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z"), null, Duration.ofSeconds(90)));
+        given(vouchers.find(5)).willReturn(new VoucherView(5, "Half price", null, new BigDecimal("9.90"), 100, 100,
+                Instant.parse("2026-11-22T10:00:00Z"), Instant.parse("2026-11-22T12:00:00Z"), null, Duration.ofSeconds(90)));
+
+        create(VALID.replace("}", ",\"paymentWindow\":\"PT1M30S\"}"), admin()).andExpect(status().isCreated())
+                .andExpect(jsonPath("$.paymentWindow").value("PT1M30S"));
+        mvc.perform(get("/admin/vouchers/5").header("Authorization", admin()))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.paymentWindow").value("PT1M30S"));
+        create(VALID, admin()).andExpect(status().isCreated());
+
+        ArgumentCaptor<CreateVoucherRequest> sent = ArgumentCaptor.forClass(CreateVoucherRequest.class);
+        verify(vouchers, times(2)).create(sent.capture());
+        assertThat(sent.getAllValues()).extracting(CreateVoucherRequest::paymentWindow)
+                .containsExactly(Duration.ofSeconds(90), null);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"PT9.999S, must be longer than or equal to 10 seconds", "PT0S, must be longer than or equal to 10 seconds",
+            "-PT15M, must be longer than or equal to 10 seconds", "PT24H0.001S, must be shorter than or equal to 24 hours",
+            "P2D, must be shorter than or equal to 24 hours"})
+    void aPaymentWindowOutsideTenSecondsToADayIsRefusedByItsField(String window, String message) throws Exception {
+        create(VALID.replace("}", ",\"paymentWindow\":\"" + window + "\"}"), admin())
+                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.code").value("validation-failed"))
+                .andExpect(jsonPath("$.errors[0].field").value("paymentWindow"))
+                .andExpect(jsonPath("$.errors[0].message").value(message));
+        verifyNoInteractions(vouchers);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"15 minutes\"", "\"15m\"", "true"})
+    void aPaymentWindowThatIsNoDurationIsMalformed(String window) throws Exception {
+        create(VALID.replace("}", ",\"paymentWindow\":" + window + "}"), admin())
+                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.code").value("malformed-body"));
         verifyNoInteractions(vouchers);
     }
 
