@@ -110,16 +110,17 @@ public class OrderEnqueue {
     private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
         if (waitReplicas == 0) {
             return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders)
-                    .thenApply(decisions -> enqueued(voucherId, orders, decisions, false));
+                    .thenApply(decided -> enqueued(voucherId, orders, decided.decisions(), decided.saleGeneration(),
+                            false));
         }
         return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, tickets, orders, waitReplicas,
                 replicas.waitTimeout()).thenApply(answer -> enqueued(voucherId, orders, answer.decisions(),
-                        answer.replicas() < waitReplicas));
+                        answer.saleGeneration(), answer.replicas() < waitReplicas));
     }
 
     /** Journals what was accepted before anyone hears 202: a failover right after must find it ({@link FailoverReplay}). */
     private List<Enqueue> enqueued(long voucherId, List<PurchaseDecision.Order> orders, List<Decision> decisions,
-            boolean unconfirmed) {
+            long saleGeneration, boolean unconfirmed) {
         List<Enqueue> enqueued = new ArrayList<>(decisions.size());
         List<PurchaseDecision.Order> accepted = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
@@ -129,7 +130,7 @@ public class OrderEnqueue {
                 accepted.add(orders.get(i));
             }
         }
-        journal.accepted(voucherId, accepted, !unconfirmed);
+        journal.accepted(voucherId, saleGeneration, accepted, !unconfirmed);
         return enqueued;
     }
 }
