@@ -19,9 +19,17 @@ import org.springframework.stereotype.Component;
 public class PurchaseDecision {
 
     private final LuaScript purchase;
+    /**
+     * The same script for the asynchronous calls, which Redisson sends once ({@link LuaScript#sentOnce}): their
+     * caller retries, knowing of each attempt whether it may have run the script, so that a call that finally fails
+     * can say whether the order may have been taken. The blocking call (the sync path) keeps Redisson's retries: a
+     * unit it took and never heard of is returned by the sweeper.
+     */
+    private final LuaScript purchaseOnce;
 
     public PurchaseDecision(RedissonClient redisson) {
         this.purchase = new LuaScript(redisson, "purchase.lua");
+        this.purchaseOnce = LuaScript.sentOnce(redisson, "purchase.lua");
     }
 
     /** What an accepted order leaves in Redis. */
@@ -139,19 +147,23 @@ public class PurchaseDecision {
         return decideAsync(voucherId, keeping, Tickets.NOT_ASKED, orders).thenApply(Decided::decisions);
     }
 
-    /** {@link #decideAsync(long, Keeping, List)}, with or without tickets, and the sale they were decided in. */
+    /**
+     * {@link #decideAsync(long, Keeping, List)}, with or without tickets, and the sale they were decided in. Sent
+     * once: Redisson does not retry it (a resend is the caller's, and safe: the script answers an order it decided
+     * before as accepted, taking nothing again).
+     */
     public CompletableFuture<Decided> decideAsync(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
-        return purchase.evalListAsync(keys(voucherId, keeping, tickets, orders), arguments(keeping, tickets, orders))
+        return purchaseOnce.evalListAsync(keys(voucherId, keeping, tickets, orders), arguments(keeping, tickets, orders))
                 .thenApply(answers -> decided(answers, orders.size()));
     }
 
     /**
      * {@link #decideAsync}, with a {@code WAIT replicas timeout} in the same pipelined batch: completes once
-     * that many replicas have the writes, or after {@code timeout} with fewer.
+     * that many replicas have the writes, or after {@code timeout} with fewer. Sent once, as {@link #decideAsync}.
      */
     public CompletableFuture<Replicated> decideReplicatedAsync(long voucherId, Keeping keeping, Tickets tickets,
             List<Order> orders, int replicas, Duration timeout) {
-        return purchase.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping, tickets, orders),
+        return purchaseOnce.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping, tickets, orders),
                         arguments(keeping, tickets, orders))
                 .thenApply(answer -> {
                     Decided decided = decided(answer.value(), orders.size());
