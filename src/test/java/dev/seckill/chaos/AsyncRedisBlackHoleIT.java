@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * call: both instances reach Redis through a proxy that keeps every connection open and forwards nothing, and
  * shoppers ask through Nginx. Three orders of one voucher at once, so one instance gets two: the first waits for
  * its own call (Redisson's timeout and retries, about 20 s), the second queues behind it in the voucher's lane and
- * would wait for both, but is answered by its deadline (24 s). Each gets the instance's 503, not Nginx's 504 (its read
+ * would wait for both, but is answered by its deadline (22 s). Each gets the instance's 503, not Nginx's 504 (its read
  * timeout is 30 s): {@code order-unconfirmed} naming the order for one whose call was sent (the black hole took it,
  * and a Redis that hangs may yet run it), {@code backend-unavailable} only for one still waiting in its lane (never
  * sent). Once Redis answers again, so does the next order, and nothing accepted is lost.

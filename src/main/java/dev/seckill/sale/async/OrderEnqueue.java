@@ -54,10 +54,11 @@ public class OrderEnqueue {
     /**
      * The longest an order waits for its answer, whether its call is slow or it waits in its voucher's lane behind
      * one that is: then it fails, as {@link PurchaseAttempts.OutcomeUnknown} if its call was sent, with an outage if
-     * it never left the lane. Below the web layer's own limit (25 s, under Nginx's 30 s), which cannot tell the two
-     * apart, and above the longest call: five attempts of Redisson's 3 s, four waits of at most 2 s between them.
+     * it never left the lane. Well below the web layer's own limit (25 s, under Nginx's 30 s), which cannot tell the
+     * two apart, and about as long as the longest call (five attempts of Redisson's 3 s, four waits of at most 2 s:
+     * 23 s): a call still out then is unknown either way.
      */
-    static final Duration ANSWER_DEADLINE = Duration.ofSeconds(24);
+    static final Duration ANSWER_DEADLINE = Duration.ofSeconds(22);
 
     /**
      * What the purchase script decided for the order. {@code unconfirmed}: accepted by the master, but fewer

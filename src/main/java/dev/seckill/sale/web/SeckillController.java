@@ -51,7 +51,7 @@ public class SeckillController {
     /**
      * The longest an order request waits for its answer: below Nginx's proxy_read_timeout (30 s), so that the
      * shopper gets this instance's 503, not Nginx's 504. The async path answers every order by its own deadline
-     * (24 s, OrderEnqueue), knowing whether its call was sent (order-unconfirmed) or not (backend-unavailable);
+     * (22 s, OrderEnqueue), knowing whether its call was sent (order-unconfirmed) or not (backend-unavailable);
      * this limit, which cannot know, is the last resort.
      */
     static final long ANSWER_TIMEOUT_MILLIS = 25_000;
