@@ -5,8 +5,8 @@
 -- Orders are decided in ARGV order, exactly as if each had been a call of its own, one after the other.
 -- KEYS[1] stock counter   KEYS[2] buyer set   KEYS[3] shopper -> latest order   KEYS[4] reset fence
 -- KEYS[5] orders in flight: the pending hash (queue) or the sync units in flight (hold)
--- KEYS[6] orders stream (written only by queue)
--- KEYS[6 + i] with tickets: the ticket key of the i-th order's shopper (all hash-tagged {voucherId}, for Redis Cluster)
+-- KEYS[6] orders stream (written only by queue)   KEYS[7] the sale's generation (absent: 0)
+-- KEYS[7 + i] with tickets: the ticket key of the i-th order's shopper (all hash-tagged {voucherId}, for Redis Cluster)
 -- ARGV[1] 'queue' (async): the shopper becomes a buyer now and the order is queued for MySQL;
 --         'hold' (sync): the unit is held under the order id until the request commits
 --         (sync-unit-settle.lua makes the shopper a buyer) or gives it back (stock-return.lua)
@@ -17,7 +17,9 @@
 -- Returns one answer per order, in ARGV order: 0 accepted, 1 sold out, 2 already bought (order unknown),
 -- 3 stock not cached, 4 a stock reset is under way, 5 no valid ticket (none, spent, expired, another
 -- shopper's or another voucher's), or, when the shopper already bought, the id of that
--- order as a string (a Lua number would round a 64-bit id).
+-- order as a string (a Lua number would round a 64-bit id); then one more element: the sale's generation the
+-- orders were decided in (stock-reset.lua moves it on when it starts the sale afresh), which the async path
+-- journals with what it accepted, so that a failover's replay leaves out the orders of an earlier sale.
 local queue = ARGV[1] == 'queue'
 local tickets = ARGV[2] == 'tickets'
 local stride = tickets and 4 or 3
@@ -56,13 +58,13 @@ for i = 1, orders do
     answers[i] = 1
   elseif buyers[shopper] or redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
     answers[i] = latestOrder or 2
-  elseif tickets and redis.call('GET', KEYS[6 + i]) ~= ARGV[base + 4] then
+  elseif tickets and redis.call('GET', KEYS[7 + i]) ~= ARGV[base + 4] then
     -- Checked last: a sold-out or already-bought answer needs no ticket, so a shopper whose answer was lost
     -- gets their order back with the spent one. A ticket is spent only by taking a unit.
     answers[i] = 5
   else
     if tickets then
-      redis.call('DEL', KEYS[6 + i])
+      redis.call('DEL', KEYS[7 + i])
     end
     stock = stock - 1
     taken = taken + 1
@@ -98,4 +100,5 @@ if taken > 0 then
     each('HSET', KEYS[3], latestArgs)
   end
 end
+answers[orders + 1] = tonumber(redis.call('GET', KEYS[7]) or '0')
 return answers

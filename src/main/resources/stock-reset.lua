@@ -10,11 +10,15 @@
 -- goes) or gives its unit back (the counter goes up) once the reset releases the voucher's lock.
 -- KEYS[1] stock counter   KEYS[2] pending orders hash   KEYS[3] reset fence   KEYS[4] buyers set
 -- KEYS[5] failed orders hash   KEYS[6] shopper -> latest order hash   KEYS[7] sync units in flight
--- KEYS[8] returned order ids (unit-return.lua)
+-- KEYS[8] returned order ids (unit-return.lua)   KEYS[9] the sale's generation
 --         (all hash-tagged {voucherId})
 -- ARGV[1] this reset's token   ARGV[2] the new stock   ARGV[3] '1' when the orders were deleted (a fresh sale)
+-- ARGV[4] the sale's generation as MySQL committed it: one more for a fresh sale. Written with the counter, so
+--         that an order accepted from now on is journaled with it (purchase.lua answers it), and a failover's
+--         replay (failover-replay.lua) leaves out the orders of the sale this one replaced.
 -- Returns 1 when the fence was still this reset's, 0 when it had expired.
 local pending = redis.call('HLEN', KEYS[2])
+redis.call('SET', KEYS[9], ARGV[4])
 redis.call('SET', KEYS[1], tonumber(ARGV[2]) - pending - redis.call('HLEN', KEYS[7]))
 if ARGV[3] == '1' then
   -- Nobody has bought, nobody's order failed, the index names no order, and no order's unit came back.

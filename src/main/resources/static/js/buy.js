@@ -15,7 +15,7 @@
     'voucher-busy': 'The voucher is busy right now. Please try again in a moment.',
     'request-in-flight': 'Your previous click is still being handled.',
     'backend-unavailable': 'The shop is having trouble right now. Please try again in a moment.',
-    'order-unconfirmed': 'Your order was taken but is not confirmed yet; it shows in My orders once it is.',
+    'order-unconfirmed': 'Your order may have been taken but is not confirmed; it shows in My orders if it stands. Look there before buying again.',
     'token-missing': 'Please sign in again.',
     'token-invalid': 'Please sign in again.',
     'token-expired': 'Your sign-in has expired. Please sign in again.',

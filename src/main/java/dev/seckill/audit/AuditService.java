@@ -110,14 +110,14 @@ public class AuditService {
                         after.failed(), after.deadLetters(), losses.latestAffecting(voucherId).orElse(null), settling,
                         VoucherAudit.Lifecycle.of(db.lifecycle(), after.unitsReturned(), returnsOwed),
                         failedOver.map(RedisFailovers.Report::latestAt).orElse(null),
-                        failedOver.map(f -> new VoucherAudit.Failover(f.allReplayed(), f.reapplied(), f.lost(), f.resold()))
-                                .orElse(null));
+                        failedOver.map(f -> new VoucherAudit.Failover(f.allReplayed(), f.reapplied(), f.lost(), f.resold(),
+                                f.voided())).orElse(null), db.revivedOrders());
             }
         }
     }
 
     private record MySqlCut(int initialStock, int dbStock, long orders, long buyers, long duplicateBuyers,
-            Set<Long> found, OrderRecords.Lifecycle lifecycle, Set<Long> returnsDue) {
+            Set<Long> found, OrderRecords.Lifecycle lifecycle, Set<Long> returnsDue, long revivedOrders) {
     }
 
     private MySqlCut mySqlCut(long voucherId, SaleState redisState) {
@@ -128,7 +128,7 @@ public class AuditService {
         redisState.syncUnitOrderIds().forEach(id -> ids.add(Long.parseLong(id)));
         return new MySqlCut(sale.initialStock(), sale.stock(), buyers.orders(), buyers.buyers(),
                 buyers.duplicateBuyers(), orders.inMySql(voucherId, ids), orders.lifecycleOf(voucherId),
-                orders.returnsDue(voucherId));
+                orders.returnsDue(voucherId), orders.revivedOrders(voucherId));
     }
 
     private static long notIn(Set<String> ids, Set<Long> found) {

@@ -5,7 +5,8 @@ import java.time.Instant;
 /**
  * Whether a sale added up. {@code consistent} holds when no shopper bought twice, nothing was oversold,
  * every unit that left MySQL's stock is held by an order awaiting payment or paid (the stock put on sale is
- * {@code unitsHeld + dbStock}: a returned unit was sold again at most once), Redis agrees with MySQL once the orders
+ * {@code unitsHeld + dbStock}: a returned unit was sold again at most once), no order a fresh sale deleted is back, Redis
+ * agrees with MySQL once the orders
  * still on their way (async path), the units held by sync requests and the returns Redis has not taken yet are counted
  * ({@code redisStock == dbStock - pendingOrders - syncUnitsInFlight - returnsOwed}), and Redis has not
  * lost its data since the voucher was created: orders it held then are gone without a trace, so no count
@@ -29,11 +30,14 @@ import java.time.Instant;
  * @param failover      what the instances found when they replayed their accepted orders into the new master, or
  *                      null without a failover. The sale is whole only if every instance alive then replayed and none
  *                      was lost or resold: an instance that died with the master took its journal with it
+ * @param revivedOrders orders in MySQL that a stock reset deleting the orders (a fresh sale) had deleted: back from
+ *                      the sale it ended (a failover's replay, a write of the old sale still on its way). Never
+ *                      consistent then, however well the numbers add up: the admin removed them
  */
 public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long redisStock, long orders, long distinctBuyers,
         long duplicateBuyers, long oversold, long pendingOrders, long syncUnitsInFlight, long failedOrders,
         long deadLetters, boolean redisAgrees, boolean redisDataLost, Instant redisDataLostAt, boolean redisFailedOver,
-        Instant redisFailoverAt, Failover failover, boolean consistent, Lifecycle lifecycle) {
+        Instant redisFailoverAt, Failover failover, long revivedOrders, boolean consistent, Lifecycle lifecycle) {
 
     /**
      * The failovers since the voucher was created, from the instances' replays.
@@ -42,8 +46,10 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
      * @param reapplied   accepted orders the new master lacked, put back
      * @param lost        accepted orders that could not be put back: answered 202 and gone
      * @param resold      orders in MySQL whose unit the new master sold again: a later order was refused by MySQL
+     * @param voided      accepted orders of a sale started afresh since (a stock reset deleted them): left out, as
+     *                    the admin meant
      */
-    public record Failover(boolean allReplayed, long reapplied, long lost, long resold) {
+    public record Failover(boolean allReplayed, long reapplied, long lost, long resold, long voided) {
 
         boolean accountedFor() {
             return allReplayed && lost == 0 && resold == 0;
@@ -99,7 +105,7 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
             long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle) {
         return of(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers, duplicateBuyers, pendingOrders,
-                syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, settling, lifecycle, null, null);
+                syncUnitsInFlight, failedOrders, deadLetters, redisDataLostAt, settling, lifecycle, null, null, 0);
     }
 
     /**
@@ -109,16 +115,17 @@ public record VoucherAudit(long voucherId, int initialStock, int dbStock, Long r
     static VoucherAudit of(long voucherId, int initialStock, int dbStock, Long redisStock, long orders,
             long distinctBuyers, long duplicateBuyers, long pendingOrders, long syncUnitsInFlight, long failedOrders,
             long deadLetters, Instant redisDataLostAt, long settling, Lifecycle lifecycle, Instant redisFailoverAt,
-            Failover failover) {
+            Failover failover, long revivedOrders) {
         long held = lifecycle.unitsHeld();
         long oversold = Math.max(0, held - initialStock) + Math.max(0, -dbStock);
         boolean redisAgrees = redisStock != null
                 && redisStock == dbStock - (pendingOrders + syncUnitsInFlight - settling) - lifecycle.returnsOwed();
         boolean consistent = duplicateBuyers == 0 && oversold == 0 && held == (long) initialStock - dbStock
-                && redisAgrees && redisDataLostAt == null && (failover == null || failover.accountedFor());
+                && redisAgrees && redisDataLostAt == null && (failover == null || failover.accountedFor())
+                && revivedOrders == 0;
         return new VoucherAudit(voucherId, initialStock, dbStock, redisStock, orders, distinctBuyers,
                 duplicateBuyers, oversold, pendingOrders, syncUnitsInFlight, failedOrders, deadLetters, redisAgrees,
-                redisDataLostAt != null, redisDataLostAt, redisFailoverAt != null, redisFailoverAt, failover, consistent,
-                lifecycle);
+                redisDataLostAt != null, redisDataLostAt, redisFailoverAt != null, redisFailoverAt, failover, revivedOrders,
+                consistent, lifecycle);
     }
 }

@@ -19,6 +19,7 @@ import dev.seckill.platform.PeriodicTask;
 import dev.seckill.platform.ShutdownOrder;
 import dev.seckill.salestate.AcceptedOrdersJournal;
 import dev.seckill.salestate.FailoverReplay;
+import dev.seckill.voucher.VoucherStock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.redisson.api.RedissonClient;
@@ -38,7 +39,8 @@ import org.springframework.stereotype.Component;
  *   <li>every instance replays the orders it accepted in the last {@code seckill.redis.failover.journal-window} into
  *       the new master ({@link FailoverReplay}): what the master lacks goes back, what cannot (no unit left, the
  *       shopper bought again) is counted lost, logged with its order ids and recorded, so the audit of the sale says
- *       so ({@link RedisFailovers.Report});</li>
+ *       so ({@link RedisFailovers.Report}); an order of a sale started afresh since (a stock reset that deleted the
+ *       orders) is left out;</li>
  *   <li>until every instance alive at the failover has replayed, the audit cannot call an affected sale whole.</li>
  * </ol>
  * A failover that happened while this instance was down is recorded at its start (it has nothing to replay).
@@ -78,10 +80,11 @@ class RedisFailoverWatcher extends PeriodicTask {
 
     @Autowired
     RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrderRecords orders,
-            DurabilitySettings settings, Clock clock, MeterRegistry meters, InstanceIdentity identity) {
+            VoucherStock vouchers, DurabilitySettings settings, Clock clock, MeterRegistry meters,
+            InstanceIdentity identity) {
         this(new RedisMasters(redisson)::current, failovers, replay::journaled,
-                snapshot -> replay.replay(snapshot, orders::inMySql), aliveFor(settings, replay.journalWindow()), settings,
-                clock, System::nanoTime, meters, identity);
+                snapshot -> replay.replay(snapshot, orders::inMySql, vouchers::saleGeneration),
+                aliveFor(settings, replay.journalWindow()), settings, clock, System::nanoTime, meters, identity);
     }
 
     RedisFailoverWatcher(Supplier<String> masters, RedisFailovers failovers,
@@ -235,8 +238,10 @@ class RedisFailoverWatcher extends PeriodicTask {
         int gone = 0;
         int resold = 0;
         int dropped = 0;
+        int voided = 0;
         for (FailoverReplay.Replayed voucher : found) {
             dropped += voucher.dropped();
+            voided += voucher.voided();
             present += voucher.present();
             back += voucher.reapplied();
             gone += voucher.lost();
@@ -251,7 +256,8 @@ class RedisFailoverWatcher extends PeriodicTask {
         lost.increment(gone);
         log.warn("Redis failed over ({} -> {}): replayed the orders this instance accepted in the last moments: "
                 + "{} present in the new master, {} re-applied, {} lost, {} resold; {} answered order-unconfirmed that "
-                + "could not come back.", before, now, present, back, gone, resold, dropped);
+                + "could not come back; {} of a sale started afresh since, left out.", before, now, present, back, gone,
+                resold, dropped, voided);
     }
 
     @Override

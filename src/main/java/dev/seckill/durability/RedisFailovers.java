@@ -47,8 +47,9 @@ public class RedisFailovers {
      * @param reapplied   accepted orders the new master lacked and the instances put back
      * @param lost        accepted orders that could not be put back (answered 202, gone)
      * @param resold      orders in MySQL whose unit the new master sold again (a later order MySQL refuses)
+     * @param voided      journaled orders of a sale started afresh since (a reset deleted them): left out
      */
-    public record Report(Instant latestAt, boolean allReplayed, long reapplied, long lost, long resold) {
+    public record Report(Instant latestAt, boolean allReplayed, long reapplied, long lost, long resold, long voided) {
 
         /** Whether the failovers left the sale provably whole. */
         public boolean accountedFor() {
@@ -71,10 +72,12 @@ public class RedisFailovers {
         }
         long firstGeneration = (Long) failovers.get(0)[0];
         long[] sums = jdbc.queryForObject("SELECT COALESCE(SUM(reapplied), 0), COALESCE(SUM(lost), 0), "
-                + "COALESCE(SUM(resold), 0) FROM redis_failover_replay WHERE voucher_id = ? AND generation >= ?",
-                (row, n) -> new long[] {row.getLong(1), row.getLong(2), row.getLong(3)}, voucherId, firstGeneration);
+                + "COALESCE(SUM(resold), 0), COALESCE(SUM(voided), 0) FROM redis_failover_replay "
+                + "WHERE voucher_id = ? AND generation >= ?",
+                (row, n) -> new long[] {row.getLong(1), row.getLong(2), row.getLong(3), row.getLong(4)}, voucherId,
+                firstGeneration);
         return Optional.of(new Report((Instant) failovers.get(failovers.size() - 1)[1], allReplayed, sums[0], sums[1],
-                sums[2]));
+                sums[2], sums[3]));
     }
 
     private static Set<String> watchers(String expected) {
@@ -155,11 +158,11 @@ public class RedisFailovers {
             Instant now) {
         for (FailoverReplay.Replayed voucher : replayed) {
             jdbc.update("INSERT INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, lost, "
-                    + "resold, replayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
+                    + "resold, voided, replayed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE "
                     + "present = VALUES(present), reapplied = reapplied + VALUES(reapplied), lost = VALUES(lost), "
-                    + "resold = GREATEST(resold, VALUES(resold)), replayed_at = VALUES(replayed_at)", generation, watcher,
-                    voucher.voucherId(), voucher.present(), voucher.reapplied(), voucher.lost(), voucher.resold(),
-                    Timestamp.from(now));
+                    + "resold = GREATEST(resold, VALUES(resold)), voided = GREATEST(voided, VALUES(voided)), "
+                    + "replayed_at = VALUES(replayed_at)", generation, watcher, voucher.voucherId(), voucher.present(),
+                    voucher.reapplied(), voucher.lost(), voucher.resold(), voucher.voided(), Timestamp.from(now));
         }
         if (finished) {
             jdbc.update("INSERT IGNORE INTO redis_failover_replay (generation, watcher, voucher_id, present, reapplied, "

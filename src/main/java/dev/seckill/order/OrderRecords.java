@@ -56,6 +56,12 @@ public class OrderRecords implements OrderCount {
         return found;
     }
 
+    /** Orders of the voucher in MySQL that a fresh sale had deleted: back from the sale it ended. */
+    public long revivedOrders(long voucherId) {
+        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order o JOIN fresh_sale_deleted_order d "
+                + "ON d.order_id = o.id WHERE o.voucher_id = ?", Long.class, voucherId);
+    }
+
     public long ordersOf(long voucherId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
     }

@@ -13,6 +13,7 @@ import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.options.OptionalOptions;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.core.io.ClassPathResource;
@@ -25,12 +26,30 @@ public final class LuaScript {
 
     private final RedissonClient redisson;
     private final RScript script;
+    /** 0 for a script whose calls Redisson sends once ({@link #sentOnce}); else null, Redisson's own setting. */
+    private final Integer retryAttempts;
     private final String source;
     private volatile String sha;
 
     public LuaScript(RedissonClient redisson, String resource) {
+        this(redisson, resource, null);
+    }
+
+    /**
+     * A script whose asynchronous calls Redisson sends once and never again by itself: a call that fails then says
+     * what happened to that one attempt (its connection could not be made, or its answer never came), which
+     * Redisson's own retries hide (their last failure says nothing of the attempts before it). For a caller that
+     * retries itself and must know whether any attempt may have run the script.
+     */
+    public static LuaScript sentOnce(RedissonClient redisson, String resource) {
+        return new LuaScript(redisson, resource, 0);
+    }
+
+    private LuaScript(RedissonClient redisson, String resource, Integer retryAttempts) {
         this.redisson = redisson;
-        this.script = redisson.getScript(StringCodec.INSTANCE);
+        this.retryAttempts = retryAttempts;
+        this.script = retryAttempts == null ? redisson.getScript(StringCodec.INSTANCE)
+                : redisson.getScript(OptionalOptions.defaults().codec(StringCodec.INSTANCE).retryAttempts(retryAttempts));
         try {
             this.source = new ClassPathResource(resource).getContentAsString(StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -94,7 +113,8 @@ public final class LuaScript {
 
     private CompletableFuture<Replicated<List<Object>>> replicatedAsync(int replicas, Duration timeout,
             List<Object> keys, Object... args) {
-        RBatch batch = redisson.createBatch(BatchOptions.defaults().sync(replicas, timeout));
+        BatchOptions options = BatchOptions.defaults().sync(replicas, timeout);
+        RBatch batch = redisson.createBatch(retryAttempts == null ? options : options.retryAttempts(retryAttempts));
         RFuture<List<Object>> answer = batch.getScript(StringCodec.INSTANCE).evalShaAsync(RScript.Mode.READ_WRITE, sha,
                 RScript.ReturnType.LIST, keys, args);
         return batch.executeAsync().toCompletableFuture()

@@ -17,8 +17,11 @@ public enum Reason {
     ORDER_NOT_FOUND("Order not found"),
     /** A reset or reconcile that must see MySQL complete while accepted orders are still on their way. */
     ORDERS_PENDING("Accepted orders are still on their way to MySQL"),
-    /** Not a refusal of the order (it was taken): its confirmation by the Redis replicas did not come in time. */
-    ORDER_UNCONFIRMED("The order was taken, but no Redis replica confirmed it in time"),
+    /**
+     * Not a refusal of the order: it was taken but no Redis replica confirmed it in time, or Redis did not answer
+     * whether it was taken at all. Either way the order is named, to be looked up rather than bought again.
+     */
+    ORDER_UNCONFIRMED("The order is not confirmed: it may stand; look it up before buying again"),
     RATE_LIMITED("Too many requests; slow down"),
     /** Accepted, but not in MySQL yet (a few milliseconds normally): it cannot be paid or cancelled until it is. */
     ORDER_ON_ITS_WAY("The order is still on its way; try again in a moment"),

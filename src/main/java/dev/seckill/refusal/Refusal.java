@@ -48,6 +48,16 @@ public class Refusal extends RuntimeException {
                 + "in time; GET /orders?voucherId=" + voucherId + " tells whether it stands", 0, orderId);
     }
 
+    /**
+     * The purchase call failed after it may have run (no answer in time, a connection lost while it was sent): the
+     * order may have been taken, and may not. Not "nothing taken", which a shopper would take as a cue to buy again
+     * while the order stands: the order is named, to be looked up.
+     */
+    public static Refusal outcomeUnknown(long orderId, long voucherId) {
+        return new Refusal(Reason.ORDER_UNCONFIRMED, "Redis did not answer whether order " + orderId + " was taken; "
+                + "GET /orders?voucherId=" + voucherId + " tells whether it stands", 0, orderId);
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -20,11 +20,13 @@ import java.util.function.LongSupplier;
 public final class AcceptedOrdersJournal {
 
     /**
-     * One accepted order, as purchase.lua got it. {@code confirmed}: the shopper is told 202; otherwise 503
-     * {@code order-unconfirmed} (no replica confirmed it in time), a promise of nothing.
+     * One accepted order, as purchase.lua got it. {@code saleGeneration}: the generation of the voucher's sale it was
+     * accepted in, as purchase.lua answered it (a fresh sale, a reset that deletes the orders, starts the next one:
+     * the order is then no longer the sale's, and a replay leaves it out). {@code confirmed}: the shopper is told
+     * 202; otherwise 503 {@code order-unconfirmed} (no replica confirmed it in time), a promise of nothing.
      */
-    public record Entry(long voucherId, long shopperId, long orderId, long atMillis, boolean confirmed,
-            long journaledAtNanos) {
+    public record Entry(long voucherId, long saleGeneration, long shopperId, long orderId, long atMillis,
+            boolean confirmed, long journaledAtNanos) {
     }
 
     /** What a replay works from: the orders in the window, and whether the size bound dropped any of them. */
@@ -67,15 +69,19 @@ public final class AcceptedOrdersJournal {
         return new AcceptedOrdersJournal(Duration.ZERO, 0, System::nanoTime);
     }
 
-    /** Journals the orders of one purchase call that were accepted, answered 202 ({@code confirmed}) or not. */
-    public void accepted(long voucherId, List<PurchaseDecision.Order> orders, boolean confirmed) {
+    /**
+     * Journals the orders of one purchase call that were accepted, answered 202 ({@code confirmed}) or not, in the
+     * generation of the sale the call answered.
+     */
+    public void accepted(long voucherId, long saleGeneration, List<PurchaseDecision.Order> orders, boolean confirmed) {
         if (orders.isEmpty() || maxOrders == 0) {
             return;
         }
         long now = nanoTime.getAsLong();
         synchronized (this) {
             for (PurchaseDecision.Order order : orders) {
-                entries.addLast(new Entry(voucherId, order.shopperId(), order.orderId(), order.atMillis(), confirmed, now));
+                entries.addLast(new Entry(voucherId, saleGeneration, order.shopperId(), order.orderId(),
+                        order.atMillis(), confirmed, now));
             }
             forgetOlderThan(now);
         }

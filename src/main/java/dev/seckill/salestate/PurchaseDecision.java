@@ -19,9 +19,17 @@ import org.springframework.stereotype.Component;
 public class PurchaseDecision {
 
     private final LuaScript purchase;
+    /**
+     * The same script for the asynchronous calls, which Redisson sends once ({@link LuaScript#sentOnce}): their
+     * caller retries, knowing of each attempt whether it may have run the script, so that a call that finally fails
+     * can say whether the order may have been taken. The blocking call (the sync path) keeps Redisson's retries: a
+     * unit it took and never heard of is returned by the sweeper.
+     */
+    private final LuaScript purchaseOnce;
 
     public PurchaseDecision(RedissonClient redisson) {
         this.purchase = new LuaScript(redisson, "purchase.lua");
+        this.purchaseOnce = LuaScript.sentOnce(redisson, "purchase.lua");
     }
 
     /** What an accepted order leaves in Redis. */
@@ -111,8 +119,15 @@ public class PurchaseDecision {
         }
     }
 
-    /** What was decided, and how many replicas confirmed having the script's writes. */
-    public record Replicated(List<Decision> decisions, int replicas) {
+    /**
+     * What was decided, and in which generation of the sale ({@link VoucherKeys#sale}: a stock reset that deletes
+     * the orders starts a new one): what a failover's replay needs to know of an accepted order.
+     */
+    public record Decided(List<Decision> decisions, long saleGeneration) {
+    }
+
+    /** What was decided, in which generation of the sale, and how many replicas confirmed having the script's writes. */
+    public record Replicated(List<Decision> decisions, long saleGeneration, int replicas) {
     }
 
     /** Decides one order, blocking (the sync path, under the shopper's lock). */
@@ -129,35 +144,42 @@ public class PurchaseDecision {
 
     /** Decides the orders in their order, in one call; completes on Redisson's thread. */
     public CompletableFuture<List<Decision>> decideAsync(long voucherId, Keeping keeping, List<Order> orders) {
-        return decideAsync(voucherId, keeping, Tickets.NOT_ASKED, orders);
+        return decideAsync(voucherId, keeping, Tickets.NOT_ASKED, orders).thenApply(Decided::decisions);
     }
 
-    /** {@link #decideAsync(long, Keeping, List)}, with or without tickets. */
-    public CompletableFuture<List<Decision>> decideAsync(long voucherId, Keeping keeping, Tickets tickets,
-            List<Order> orders) {
-        return purchase.evalListAsync(keys(voucherId, keeping, tickets, orders), arguments(keeping, tickets, orders))
-                .thenApply(PurchaseDecision::decisions);
+    /**
+     * {@link #decideAsync(long, Keeping, List)}, with or without tickets, and the sale they were decided in. Sent
+     * once: Redisson does not retry it (a resend is the caller's, and safe: the script answers an order it decided
+     * before as accepted, taking nothing again).
+     */
+    public CompletableFuture<Decided> decideAsync(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
+        return purchaseOnce.evalListAsync(keys(voucherId, keeping, tickets, orders), arguments(keeping, tickets, orders))
+                .thenApply(answers -> decided(answers, orders.size()));
     }
 
     /**
      * {@link #decideAsync}, with a {@code WAIT replicas timeout} in the same pipelined batch: completes once
-     * that many replicas have the writes, or after {@code timeout} with fewer.
+     * that many replicas have the writes, or after {@code timeout} with fewer. Sent once, as {@link #decideAsync}.
      */
     public CompletableFuture<Replicated> decideReplicatedAsync(long voucherId, Keeping keeping, Tickets tickets,
             List<Order> orders, int replicas, Duration timeout) {
-        return purchase.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping, tickets, orders),
+        return purchaseOnce.evalListReplicatedAsync(replicas, timeout, keys(voucherId, keeping, tickets, orders),
                         arguments(keeping, tickets, orders))
-                .thenApply(answer -> new Replicated(decisions(answer.value()), answer.replicas()));
+                .thenApply(answer -> {
+                    Decided decided = decided(answer.value(), orders.size());
+                    return new Replicated(decided.decisions(), decided.saleGeneration(), answer.replicas());
+                });
     }
 
     private static List<Object> keys(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
-        List<Object> keys = new ArrayList<>(6 + (tickets == Tickets.ASKED ? orders.size() : 0));
+        List<Object> keys = new ArrayList<>(7 + (tickets == Tickets.ASKED ? orders.size() : 0));
         keys.add(VoucherKeys.stock(voucherId));
         keys.add(VoucherKeys.buyers(voucherId));
         keys.add(VoucherKeys.shopperOrders(voucherId));
         keys.add(VoucherKeys.resetFence(voucherId));
         keys.add(inFlight(voucherId, keeping));
         keys.add(VoucherKeys.orders(voucherId));
+        keys.add(VoucherKeys.sale(voucherId));
         if (tickets == Tickets.ASKED) {
             // Declared, not built inside the script: on Redis Cluster a script may touch only the keys it is given.
             for (Order order : orders) {
@@ -190,11 +212,16 @@ public class PurchaseDecision {
         return args;
     }
 
-    private static List<Decision> decisions(List<Object> answers) {
-        List<Decision> decisions = new ArrayList<>(answers.size());
-        for (Object answer : answers) {
-            decisions.add(Decision.ofAnswer(answer));
+    /** One answer per order, then the sale's generation. */
+    private static Decided decided(List<Object> answers, int orders) {
+        if (answers.size() != orders + 1) {
+            throw new IllegalStateException("purchase.lua answered " + answers.size() + " elements for " + orders
+                    + " orders");
         }
-        return decisions;
+        List<Decision> decisions = new ArrayList<>(orders);
+        for (int i = 0; i < orders; i++) {
+            decisions.add(Decision.ofAnswer(answers.get(i)));
+        }
+        return new Decided(decisions, ((Number) answers.get(orders)).longValue());
     }
 }

@@ -19,15 +19,15 @@ public final class ResetFence implements AutoCloseable {
     }
 
     /**
-     * Writes the new counter ({@code stock} minus any order still pending) and lifts the fence, atomically;
-     * for a fresh sale ({@code ordersDeleted}) also forgets the buyers, the failed orders and the order index.
-     * Call after MySQL committed the reset.
+     * Writes the new counter ({@code stock} minus any order still pending) and the sale's generation as MySQL
+     * committed it, and lifts the fence, atomically; for a fresh sale ({@code ordersDeleted}, a new generation) also
+     * forgets the buyers, the failed orders and the order index. Call after MySQL committed the reset.
      *
      * @return whether the fence held until now (false: it expired first, which the log says)
      */
-    public boolean write(int stock, boolean ordersDeleted) {
+    public boolean write(int stock, boolean ordersDeleted, long saleGeneration) {
         lifted = true;
-        return this.stock.writeReset(voucherId, token, stock, ordersDeleted);
+        return this.stock.writeReset(voucherId, token, stock, ordersDeleted, saleGeneration);
     }
 
     @Override

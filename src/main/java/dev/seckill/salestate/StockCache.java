@@ -64,12 +64,13 @@ public class StockCache {
     }
 
     /**
-     * Sets the counter to what MySQL has left, less the units sync requests hold right now, atomically
-     * (stock-rebase.lua); returns the counter set. Call under the voucher's lock, after the units of
-     * committed orders were settled (they are in MySQL's numbers already).
+     * Sets the counter to what MySQL has left, less the units sync requests hold right now, and the sale's generation
+     * to MySQL's, atomically (stock-rebase.lua); returns the counter set. Call under the voucher's lock, after the
+     * units of committed orders were settled (they are in MySQL's numbers already).
      */
-    public long rebase(long voucherId, long leftInMySql) {
-        return rebase.evalLong(List.of(key(voucherId), VoucherKeys.syncUnits(voucherId)), leftInMySql);
+    public long rebase(long voucherId, long leftInMySql, long saleGeneration) {
+        return rebase.evalLong(List.of(key(voucherId), VoucherKeys.syncUnits(voucherId), VoucherKeys.sale(voucherId)),
+                leftInMySql, saleGeneration);
     }
 
     /** Drops the counter: every order is refused (not cached) until a rebuild sets it again. */
@@ -148,12 +149,12 @@ public class StockCache {
     }
 
     /** Returns whether the fence was still this reset's (else it expired before the write). */
-    boolean writeReset(long voucherId, String token, int stock, boolean freshSale) {
+    boolean writeReset(long voucherId, String token, int stock, boolean freshSale, long saleGeneration) {
         boolean held = reset.evalLong(List.of(key(voucherId), VoucherKeys.pending(voucherId),
                 VoucherKeys.resetFence(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.failed(voucherId),
                 VoucherKeys.shopperOrders(voucherId), VoucherKeys.syncUnits(voucherId),
-                VoucherKeys.returnedUnits(voucherId)), token, stock,
-                freshSale ? "1" : "0") == 1;
+                VoucherKeys.returnedUnits(voucherId), VoucherKeys.sale(voucherId)), token, stock,
+                freshSale ? "1" : "0", saleGeneration) == 1;
         events.publishEvent(new StockCounterWritten(voucherId));
         if (!held) {
             log.warn("The stock reset of voucher {} outlived its fence (seckill.stock.reset-fence = {}): orders "

@@ -76,11 +76,6 @@ public final class VoucherKeys {
     }
 
     /**
-     * Set while a stock reset rewrites the counter (its value names the reset): the purchase script
-     * refuses every order meanwhile, so no order interleaves with a reset. It expires by itself
-     * ({@code seckill.stock.reset-fence}) if the instance resetting dies.
-     */
-    /**
      * Ids of the orders whose unit (an expired or cancelled order's) went back into the stock counter: a unit goes
      * back only if its order is not in here yet, so a retry, a crash between MySQL and Redis or two instances at
      * once return it once ({@code unit-return.lua}).
@@ -102,8 +97,23 @@ public final class VoucherKeys {
         return key(voucherId, "solved:" + challenge);
     }
 
+    /**
+     * Set while a stock reset rewrites the counter (its value names the reset): the purchase script
+     * refuses every order meanwhile, so no order interleaves with a reset. It expires by itself
+     * ({@code seckill.stock.reset-fence}) if the instance resetting dies.
+     */
     public static String resetFence(long voucherId) {
         return key(voucherId, "reset");
+    }
+
+    /**
+     * The sale's generation, as MySQL's {@code seckill_voucher.sale_generation} has it (absent: 0, a sale never
+     * started afresh): a stock reset that deletes the orders moves it on, and writes it here with the new counter.
+     * The purchase script answers it with its decisions, so each accepted order is journaled with the sale it
+     * belongs to, and a failover's replay leaves out the orders of a sale started afresh since.
+     */
+    public static String sale(long voucherId) {
+        return key(voucherId, "sale");
     }
 
     /** The keys of the shopper's-order lookup script, in its KEYS order. */

@@ -37,10 +37,12 @@ public class VoucherService {
     private final TransactionTemplate tx;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final VoucherStock levels;
 
     VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
             SaleWindowCache windows, SeckillLocks locks, OrderCount orderCount, DefaultPaymentWindow defaultPaymentWindow,
-            TransactionTemplate tx, Clock clock, ApplicationEventPublisher events) {
+            TransactionTemplate tx, Clock clock, ApplicationEventPublisher events, VoucherStock levels) {
+        this.levels = levels;
         this.vouchers = vouchers;
         this.seckillVouchers = seckillVouchers;
         this.stock = stock;
@@ -99,20 +101,29 @@ public class VoucherService {
             // Fenced: no new unit is taken. Units of sync orders already committed are settled now (their
             // records dropped), before MySQL changes and the counter is written less the units still held.
             events.publishEvent(new StockResetRequested(voucherId));
-            VoucherView reset = tx.execute(status -> {
+            Reset reset = tx.execute(status -> {
+                // A fresh sale is a new generation of it: the orders of the old one, deleted here, are not the new
+                // sale's, and a failover's replay of an instance's journal leaves them out (FailoverReplay).
+                long generation;
                 if (request.deletesOrders()) {
                     events.publishEvent(new FreshSaleStarting(voucherId));
+                    generation = levels.startFreshSale(voucherId);
+                } else {
+                    generation = levels.saleGeneration(voucherId);
                 }
                 long held = orderCount.unitsHeldBy(voucherId);
                 seckillVouchers.resetStock(voucherId, request.stock(), Math.toIntExact(held + request.stock()));
-                return view(vouchers.getReferenceById(voucherId), requireSale(voucherId));
+                return new Reset(view(vouchers.getReferenceById(voucherId), requireSale(voucherId)), generation);
             });
             // Less the units sync requests hold (stock-reset.lua): they took them from the old counter and
             // commit (or give them back) against the new stock once this lock is released.
-            fence.write(request.stock(), request.deletesOrders());
+            fence.write(request.stock(), request.deletesOrders(), reset.saleGeneration());
             events.publishEvent(new VoucherStockChanged(voucherId, request.deletesOrders()));
-            return reset;
+            return reset.view();
         }
+    }
+
+    private record Reset(VoucherView view, long saleGeneration) {
     }
 
     private SeckillVoucher requireSale(long voucherId) {

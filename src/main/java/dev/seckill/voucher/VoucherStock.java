@@ -23,8 +23,11 @@ public class VoucherStock {
         this.jdbc = jdbc;
     }
 
-    /** MySQL's stock now and at the start of the sale (after the last reset). */
-    public record Levels(int stock, int initialStock) {
+    /**
+     * MySQL's stock now and at the start of the sale (after the last reset), and the sale's generation: one more after
+     * every reset that deleted the orders (a fresh sale).
+     */
+    public record Levels(int stock, int initialStock, long saleGeneration) {
     }
 
     /**
@@ -52,9 +55,27 @@ public class VoucherStock {
 
     /** Empty when no such voucher exists. Joins the caller's transaction, so a snapshot reads it consistently. */
     public Optional<Levels> levels(long voucherId) {
-        List<Levels> rows = jdbc.query("SELECT stock, initial_stock FROM seckill_voucher WHERE voucher_id = ?",
-                (rs, n) -> new Levels(rs.getInt(1), rs.getInt(2)), voucherId);
+        List<Levels> rows = jdbc.query("SELECT stock, initial_stock, sale_generation FROM seckill_voucher "
+                + "WHERE voucher_id = ?", (rs, n) -> new Levels(rs.getInt(1), rs.getInt(2), rs.getLong(3)), voucherId);
         return rows.stream().findFirst();
+    }
+
+    /**
+     * The generation of the voucher's sale MySQL has committed (0 for a voucher that does not exist): a failover's
+     * replay leaves out the orders accepted in an earlier one, which a fresh sale deleted.
+     */
+    public long saleGeneration(long voucherId) {
+        return jdbc.queryForList("SELECT sale_generation FROM seckill_voucher WHERE voucher_id = ?", Long.class, voucherId)
+                .stream().findFirst().orElse(0L);
+    }
+
+    /**
+     * Starts the voucher's sale afresh, inside the reset's transaction: the generation moves on, and every order
+     * accepted before is no longer the sale's. Returns the new generation.
+     */
+    long startFreshSale(long voucherId) {
+        jdbc.update("UPDATE seckill_voucher SET sale_generation = sale_generation + 1 WHERE voucher_id = ?", voucherId);
+        return saleGeneration(voucherId);
     }
 
     /** The newest voucher's id, 0 when there is none. Ids only grow: "existed at that moment" is an id comparison. */

@@ -18,7 +18,7 @@ public enum ProblemCode {
     ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
     ORDERS_PENDING("orders-pending", HttpStatus.CONFLICT, "Accepted orders are still on their way to MySQL"),
     ORDER_UNCONFIRMED("order-unconfirmed", HttpStatus.SERVICE_UNAVAILABLE,
-            "The order was taken, but no Redis replica confirmed it in time"),
+            "The order is not confirmed: it may stand; look it up before buying again"),
     ORDER_ON_ITS_WAY("order-on-its-way", HttpStatus.CONFLICT, "The order is still on its way; try again in a moment"),
     ORDER_PAID("order-paid", HttpStatus.CONFLICT, "The order is paid"),
     ORDER_EXPIRED("order-expired", HttpStatus.CONFLICT, "The order expired"),

@@ -85,22 +85,40 @@ class VoucherAuditTest {
         Instant at = Instant.parse("2026-11-26T06:00:00Z");
         VoucherAudit.Lifecycle holding = VoucherAudit.Lifecycle.allHolding(100);
         VoucherAudit whole = VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
-                new VoucherAudit.Failover(true, 12, 0, 0));
+                new VoucherAudit.Failover(true, 12, 0, 0, 0), 0);
         assertThat(whole.redisFailedOver()).isTrue();
         assertThat(whole.redisFailoverAt()).isEqualTo(at);
         assertThat(whole.consistent()).as("every order put back, every instance replayed").isTrue();
 
         // The same counts, but an instance alive at the failover never replayed: it may have taken orders with it.
         assertThat(VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
-                new VoucherAudit.Failover(false, 12, 0, 0)).consistent()).isFalse();
+                new VoucherAudit.Failover(false, 12, 0, 0, 0), 0).consistent()).isFalse();
         // Counts that add up in Redis and MySQL, because the lost orders are in neither: never consistent.
         assertThat(VoucherAudit.of(1, 100, 3, 3L, 97, 97, 0, 0, 0, 0, 0, null, 0, VoucherAudit.Lifecycle.allHolding(97),
-                at, new VoucherAudit.Failover(true, 0, 3, 0)).consistent()).isFalse();
+                at, new VoucherAudit.Failover(true, 0, 3, 0, 0), 0).consistent()).isFalse();
         assertThat(VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null, 0, holding, at,
-                new VoucherAudit.Failover(true, 0, 0, 1)).consistent()).isFalse();
+                new VoucherAudit.Failover(true, 0, 0, 1, 0), 0).consistent()).isFalse();
 
         VoucherAudit never = VoucherAudit.of(1, 100, 0, 0L, 100, 100, 0, 0, 0, 0, 0, null);
         assertThat(never.redisFailedOver()).isFalse();
         assertThat(never.failover()).isNull();
+    }
+
+    @Test
+    void ordersAFreshSaleDeletedAreNotTheSalesAndNeverConsistentWhenTheyAreBack() {
+        Instant at = Instant.parse("2026-11-26T06:00:00Z");
+        VoucherAudit.Lifecycle none = VoucherAudit.Lifecycle.allHolding(0);
+        VoucherAudit leftOut = VoucherAudit.of(1, 300, 300, 300L, 0, 0, 0, 0, 0, 0, 0, null, 0, none, at,
+                new VoucherAudit.Failover(true, 0, 0, 0, 200), 0);
+        assertThat(leftOut.consistent()).as("the replay left the old sale's orders out, as the admin meant").isTrue();
+
+        // The same orders written back, their units taken in both stores: the numbers add up, the sale is not whole.
+        VoucherAudit.Lifecycle back = VoucherAudit.Lifecycle.allHolding(200);
+        VoucherAudit revived = VoucherAudit.of(1, 300, 100, 100L, 200, 200, 0, 0, 0, 0, 0, null, 0, back, at,
+                new VoucherAudit.Failover(true, 200, 0, 0, 0), 200);
+        assertThat(revived.redisAgrees()).isTrue();
+        assertThat(revived.oversold()).isZero();
+        assertThat(revived.revivedOrders()).isEqualTo(200);
+        assertThat(revived.consistent()).isFalse();
     }
 }

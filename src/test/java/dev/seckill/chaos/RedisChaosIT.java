@@ -87,8 +87,9 @@ class RedisChaosIT {
                 new PacedBurst.Fault(Duration.ofSeconds(3), "redis starts again from its AOF", redis::restart)));
 
         assertThat(redis.runId()).as("a new Redis process, loaded from the AOF").isNotEqualTo(runBefore);
+        // order-unconfirmed: a purchase in flight when Redis died, every retry failed, so it cannot know (unknown).
         assertThat(burst.answers().keySet()).as("only orders and outage answers")
-                .isSubsetOf("202 accepted", "409 already-ordered", "503 backend-unavailable");
+                .isSubsetOf("202 accepted", "409 already-ordered", "503 backend-unavailable", "503 order-unconfirmed");
         assertThat(burst.accepted().size()).as("orders were accepted before and after it").isGreaterThan(SHOPPERS / 3);
         long drainStart = System.nanoTime();
         JsonNode audit = api.awaitNoPendingOrders(voucherId, Duration.ofSeconds(60));

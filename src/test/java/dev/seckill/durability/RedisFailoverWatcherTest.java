@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** When the watcher records a failover and replays its journal: a fake record, fake masters, a fake clock. */
 class RedisFailoverWatcherTest {
 
-    static final AcceptedOrdersJournal.Entry ORDER = new AcceptedOrdersJournal.Entry(7, 1, 101, 1_000, true, 0);
+    static final AcceptedOrdersJournal.Entry ORDER = new AcceptedOrdersJournal.Entry(7, 0, 1, 101, 1_000, true, 0);
 
     final AtomicReference<String> masters = new AtomicReference<>("10.0.0.1:6379");
     final AtomicLong nanos = new AtomicLong();
@@ -37,7 +37,7 @@ class RedisFailoverWatcherTest {
         }
         replays.add("at " + Duration.ofNanos(nanos.get()).toSeconds() + " s");
         return orders.entries().isEmpty() ? List.of()
-                : List.of(new FailoverReplay.Replayed(7, 0, orders.entries().size(), 0, 0, 0, List.of()));
+                : List.of(new FailoverReplay.Replayed(7, 0, orders.entries().size(), 0, 0, 0, 0, List.of()));
     }, Duration.ofMinutes(1), new DurabilitySettings(Duration.ofSeconds(1)),
             Clock.fixed(Instant.parse("2026-11-26T06:00:00Z"), ZoneOffset.UTC), nanos::get, new SimpleMeterRegistry(),
             new InstanceIdentity("app-1"));

@@ -77,7 +77,7 @@ class RedisFailoversDataJpaIT {
         long generation = failovers.switchTo("10.0.0.2:6379", NOW, "app-1", ALIVE).generation();
         assertThat(failovers.affecting(voucher + 1)).as("a voucher created after it lost nothing").isEmpty();
 
-        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 40, 3, 0, 0, 0,
+        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 40, 3, 0, 0, 0, 0,
                 List.of())), true, NOW);
         RedisFailovers.Report halfway = failovers.affecting(voucher).orElseThrow();
         assertThat(halfway.latestAt()).isEqualTo(NOW);
@@ -90,9 +90,9 @@ class RedisFailoversDataJpaIT {
 
         // A follow-up replay (an order a stale master answered late) adds what it put back; the same lost orders,
         // seen again, are not counted twice.
-        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 43, 1, 1, 0, 0,
+        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 43, 1, 1, 0, 0, 0,
                 List.of(9L))), true, NOW);
-        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 44, 0, 1, 0, 0,
+        failovers.recordReplay(generation, "app-1/aa", List.of(new FailoverReplay.Replayed(voucher, 44, 0, 1, 0, 0, 0,
                 List.of(9L))), true, NOW);
         RedisFailovers.Report followedUp = failovers.affecting(voucher).orElseThrow();
         assertThat(followedUp.reapplied()).isEqualTo(4);
@@ -101,7 +101,7 @@ class RedisFailoversDataJpaIT {
 
     @Test
     void aReplayFromAJournalThatDroppedOrdersOfItsWindowNeverFinishes() {
-        long generation = failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 0, 0, 0, List.of()),
+        long generation = failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 0, 0, 0, 0, List.of()),
                 false);
         assertThat(failovers.affecting(voucher).orElseThrow().allReplayed()).isFalse();
         assertThat(failovers.currentGeneration()).isEqualTo(generation);
@@ -109,12 +109,22 @@ class RedisFailoversDataJpaIT {
 
     @Test
     void anOrderThatCouldNotBePutBackMakesTheSaleUnaccountedFor() {
-        failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 2, 0, 0, List.of(7L, 8L)), true);
+        failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 10, 0, 2, 0, 0, 0, List.of(7L, 8L)), true);
 
         RedisFailovers.Report report = failovers.affecting(voucher).orElseThrow();
         assertThat(report.allReplayed()).isTrue();
         assertThat(report.lost()).isEqualTo(2);
         assertThat(report.accountedFor()).isFalse();
+    }
+
+    @Test
+    void ordersOfASaleStartedAfreshSinceAreReportedLeftOutAndLeaveTheSaleWhole() {
+        failoverReplayedByOneInstance(new FailoverReplay.Replayed(voucher, 0, 0, 0, 0, 0, 200, List.of()), true);
+
+        RedisFailovers.Report report = failovers.affecting(voucher).orElseThrow();
+        assertThat(report.voided()).isEqualTo(200);
+        assertThat(report.reapplied()).isZero();
+        assertThat(report.accountedFor()).isTrue();
     }
 
     @Test

@@ -58,10 +58,10 @@ class FailoverReplayIT {
         assertThat(stock()).as("3 units left after order 101; these three took them").isZero();
 
         // An order the old master accepted but no replica confirmed: the shopper was told 503 order-unconfirmed.
-        journal.accepted(VOUCHER, List.of(new PurchaseDecision.Order(7, 107, 4_500)), false);
+        journal.accepted(VOUCHER, 0, List.of(new PurchaseDecision.Order(7, 107, 4_500)), false);
         FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
                 new OrderStates(onReplica)), Duration.ofMinutes(1));
-        List<FailoverReplay.Replayed> found = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L));
+        List<FailoverReplay.Replayed> found = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L), voucher -> 0);
 
         assertThat(found).singleElement().satisfies(voucher -> {
             assertThat(voucher.present()).as("101 had reached the replica").isEqualTo(1);
@@ -90,7 +90,7 @@ class FailoverReplayIT {
         FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
                 new OrderStates(onReplica)), Duration.ofMinutes(1));
         // 102 reached MySQL before the master died (its Redis half is restored, not queued again); 103 did not.
-        List<FailoverReplay.Replayed> first = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L));
+        List<FailoverReplay.Replayed> first = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L), voucher -> 0);
         assertThat(first).singleElement().satisfies(voucher -> {
             assertThat(voucher.present()).as("101, and what came after 104 and 105").isEqualTo(3);
             assertThat(voucher.reapplied()).isEqualTo(2);
@@ -104,13 +104,46 @@ class FailoverReplayIT {
                 .as("queued for MySQL again: 103 only (101 is still pending from before)").containsExactlyInAnyOrder("101", "103");
         assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(2);
 
-        List<FailoverReplay.Replayed> second = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L));
+        List<FailoverReplay.Replayed> second = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L), voucher -> 0);
         assertThat(second).singleElement().satisfies(voucher -> {
             assertThat(voucher.present()).isEqualTo(5);
             assertThat(voucher.reapplied()).isZero();
         });
         assertThat(stock()).isEqualTo(7);
         assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(2);
+    }
+
+    @Test
+    void ordersOfASaleStartedAfreshSinceAreLeftOutWhetherTheNewMasterHasTheResetOrNot() throws Exception {
+        // 102 and 103 never reached the promoted replica; MySQL has neither (a fresh sale deleted what it had).
+        AcceptedOrdersJournal journal = promotedWithout(10, new PurchaseDecision.Order(1, 101, 1_000),
+                List.of(new PurchaseDecision.Order(2, 102, 2_000), new PurchaseDecision.Order(3, 103, 3_000)));
+        FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
+                new OrderStates(onReplica)), Duration.ofMinutes(1));
+
+        // The new master never got the fresh sale's Redis half, but MySQL committed its generation first.
+        List<FailoverReplay.Replayed> byMySql = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(),
+                voucher -> 1);
+        assertThat(byMySql).singleElement().satisfies(voucher -> {
+            assertThat(voucher.voided()).isEqualTo(3);
+            assertThat(voucher.reapplied()).isZero();
+            assertThat(voucher.lost()).isZero();
+        });
+        assertThat(stock()).isEqualTo(9);
+
+        // The fresh sale's Redis half reached the new master after MySQL was asked: the script sees it.
+        onReplica.getBucket(VoucherKeys.sale(VOUCHER), StringCodec.INSTANCE).set("1");
+        List<FailoverReplay.Replayed> byRedis = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(),
+                voucher -> 0);
+        assertThat(byRedis).singleElement().satisfies(voucher -> {
+            assertThat(voucher.voided()).isEqualTo(3);
+            assertThat(voucher.reapplied()).isZero();
+            assertThat(voucher.present()).isZero();
+            assertThat(voucher.lost()).isZero();
+        });
+        assertThat(stock()).isEqualTo(9);
+        assertThat(onReplica.getSet(VoucherKeys.buyers(VOUCHER), StringCodec.INSTANCE).readAll()).containsExactly("1");
+        assertThat(onReplica.getStream(VoucherKeys.orders(VOUCHER), StringCodec.INSTANCE).size()).isEqualTo(1);
     }
 
     /**
@@ -141,7 +174,7 @@ class FailoverReplayIT {
     private static void accept(PurchaseDecision purchases, AcceptedOrdersJournal journal, PurchaseDecision.Order order) {
         PurchaseDecision.Decision decision = purchases.decide(VOUCHER, PurchaseDecision.Keeping.QUEUE, order);
         assertThat(decision.outcome()).isEqualTo(PurchaseDecision.Outcome.ACCEPTED);
-        journal.accepted(VOUCHER, List.of(order), true);
+        journal.accepted(VOUCHER, 0, List.of(order), true);
     }
 
     private long stock() {

@@ -137,7 +137,7 @@ class ResetFenceIT extends IntegrationTest {
                 ResetFence fenced = stock.fence(voucherId)) {
             fence(voucherId).delete(); // expired
             api.seckill(voucherId, token).expectStatus(202);
-            assertThat(fenced.write(20, false)).as("the fence was no longer this reset's").isFalse();
+            assertThat(fenced.write(20, false, 0)).as("the fence was no longer this reset's").isFalse();
             assertThat(stock.read(voucherId)).hasValue(19);
         }
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * retried underneath),
  * refused (an answer that says no order was taken), or unknown (no answer, or a 502/504 from Nginx: the
  * instance may have taken the order before it went silent; or 503 {@code order-unconfirmed}: the order was
- * taken, but not as many replicas as asked confirmed it, so a failover may still lose it). The
+ * taken, but not as many replicas as asked confirmed it, so a failover may still lose it, or Redis never answered
+ * whether it was taken). The
  * {@code order-unconfirmed} shoppers are also kept apart ({@link Result#unconfirmed}), to be reported. Only the
  * client's own record is trusted: the platform's promise is about what it told people.
  */

@@ -17,7 +17,9 @@ import java.util.concurrent.Executors;
  * other tests share. Or it can become a black hole ({@link #blackHole()}): connections stay open and
  * new ones are accepted, but nothing gets through and nothing comes back, as when a server hangs or a
  * firewall starts dropping packets. No reset ever tells the client: only its own timeouts can; and a
- * client that gives up and closes is not seen closing by the server until {@link #forward()}.
+ * client that gives up and closes is not seen closing by the server until {@link #forward()}. Or it can lose only the
+ * answers ({@link #dropReplies()}): what the client sends reaches the server and is done there, and the client never
+ * hears of it.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -34,6 +36,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> swallowed = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
     private volatile boolean blackHole;
+    private volatile boolean repliesDropped;
 
     public TcpProxy(String targetHost, int targetPort) throws IOException {
         this.targetHost = targetHost;
@@ -62,12 +65,18 @@ public final class TcpProxy implements AutoCloseable {
         blackHole = true;
     }
 
+    /** From now on, forwards what the client sends and swallows what the server answers. */
+    public synchronized void dropReplies() {
+        repliesDropped = true;
+    }
+
     /**
-     * Forwards again. Connections that lost bytes to the black hole are closed (no server could
+     * Forwards again. Connections that lost bytes to the black hole (or answers) are closed (no server could
      * continue them; a real client has given up on them by its timeouts anyway); untouched ones live on.
      */
     public synchronized void forward() throws IOException {
         blackHole = false;
+        repliesDropped = false;
         for (Socket socket : swallowed) {
             socket.close();
             open.remove(socket);
@@ -96,20 +105,20 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(targetHost, targetPort);
                 open.add(client);
                 open.add(upstream);
-                pumps.submit(() -> pump(client, upstream));
-                pumps.submit(() -> pump(upstream, client));
+                pumps.submit(() -> pump(client, upstream, false));
+                pumps.submit(() -> pump(upstream, client, true));
             } catch (IOException closed) {
                 return;
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean replies) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                if (blackHole) {
+                if (blackHole || (replies && repliesDropped)) {
                     swallowed.add(from);
                     swallowed.add(to);
                     continue;

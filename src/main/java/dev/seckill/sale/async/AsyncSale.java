@@ -97,7 +97,22 @@ class AsyncSale implements Sale {
                         ? CompletableFuture.completedFuture(accepted(result, orderId, voucherId))
                         : CompletableFuture.supplyAsync(
                                 () -> decided(result, shopperId, voucherId, orderId, generation, replayable, ticket),
-                                blocking));
+                                blocking))
+                .exceptionally(failure -> {
+                    throw unknownIfMaybeTaken(failure, orderId, voucherId);
+                });
+    }
+
+    /**
+     * A purchase call that may have run before it failed cannot say the order was not taken: it names the order,
+     * unconfirmed, as the replica wait does. Any other failure is passed on as it is.
+     */
+    private static RuntimeException unknownIfMaybeTaken(Throwable failure, long orderId, long voucherId) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof PurchaseAttempts.OutcomeUnknown) {
+            return Refusal.outcomeUnknown(orderId, voucherId);
+        }
+        return failure instanceof RuntimeException runtime ? runtime : new CompletionException(failure);
     }
 
     private PlacedOrder accepted(OrderEnqueue.Enqueue result, long orderId, long voucherId) {

@@ -1,15 +1,20 @@
 package dev.seckill.sale.async;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
 import dev.seckill.salestate.PurchaseDecision.Order;
+import org.redisson.client.RedisTimeoutException;
 
 /**
  * Concurrent purchases of one voucher share one Redis call. Per voucher, at most one enqueue call is in
@@ -21,6 +26,10 @@ import dev.seckill.salestate.PurchaseDecision.Order;
  * (its connection pool hand-off, encoding, a netty wake-up) of its own; Redis itself runs the script in a
  * few microseconds. One call for many orders pays that once. The script decides the orders one after the
  * other, in the order they queued, with the same answers a call of their own would have had.
+ *
+ * <p>An order not answered within its deadline fails: with an outage if it was still waiting in its lane (it is taken
+ * out, and never sent), or as {@link PurchaseAttempts.OutcomeUnknown} if the call carrying it was sent, which may have
+ * taken it.
  */
 final class EnqueueCoalescer {
 
@@ -35,6 +44,8 @@ final class EnqueueCoalescer {
 
     private final BatchCall call;
     private final int maxBatch;
+    /** How long an order waits for its answer; null: as long as its call takes. */
+    private final Duration deadline;
     private final LongConsumer callNanos;
     private final ConcurrentHashMap<Long, Lane> lanes = new ConcurrentHashMap<>();
     private final LongAdder calls = new LongAdder();
@@ -46,11 +57,17 @@ final class EnqueueCoalescer {
 
     /** @param callNanos told how long each call took until Redis answered (or it failed) */
     EnqueueCoalescer(BatchCall call, int maxBatch, LongConsumer callNanos) {
+        this(call, maxBatch, null, callNanos);
+    }
+
+    /** @param deadline how long an order waits for its answer, null for as long as its call takes */
+    EnqueueCoalescer(BatchCall call, int maxBatch, Duration deadline, LongConsumer callNanos) {
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be at least 1, was " + maxBatch);
         }
         this.call = call;
         this.maxBatch = maxBatch;
+        this.deadline = deadline;
         this.callNanos = callNanos;
     }
 
@@ -62,7 +79,24 @@ final class EnqueueCoalescer {
         if (batch != null) {
             send(lane, batch);
         }
-        return waiting.answer();
+        if (deadline == null) {
+            return waiting.answer();
+        }
+        return waiting.answer().orTimeout(deadline.toMillis(), TimeUnit.MILLISECONDS).handle((outcome, error) -> {
+            if (error == null) {
+                return outcome;
+            }
+            Throwable failure = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (!(failure instanceof TimeoutException)) {
+                throw error instanceof CompletionException completion ? completion : new CompletionException(failure);
+            }
+            if (lane.withdraw(waiting)) {
+                throw new RedisTimeoutException("The order waited " + deadline.toMillis() + " ms behind an earlier "
+                        + "call of its voucher and was never sent");
+            }
+            throw new PurchaseAttempts.OutcomeUnknown(new RedisTimeoutException("No answer to the purchase call within "
+                    + deadline.toMillis() + " ms"));
+        });
     }
 
     /** Enqueue calls sent to Redis so far. */
@@ -131,6 +165,11 @@ final class EnqueueCoalescer {
             }
             inFlight = true;
             return drain();
+        }
+
+        /** Takes the order out if it still waits to be sent; false if a call carries it already. */
+        synchronized boolean withdraw(Waiting waiting) {
+            return queued.remove(waiting);
         }
 
         /** After a call answered: the next batch to send, or null (and the lane idle) if none waits. */

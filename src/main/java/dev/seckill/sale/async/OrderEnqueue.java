@@ -1,5 +1,6 @@
 package dev.seckill.sale.async;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -32,6 +33,7 @@ public class OrderEnqueue {
     private final int waitReplicas;
     private final PurchaseDecision purchases;
     private final EnqueueCoalescer coalescer;
+    private final PurchaseAttempts attempts;
     private final AcceptedOrdersJournal journal;
     /** Asked of every order or of none ({@code seckill.tickets.required}): the orders of one call share it. */
     private final PurchaseDecision.Tickets tickets;
@@ -43,9 +45,20 @@ public class OrderEnqueue {
         this.tickets = ticketSettings.required() ? PurchaseDecision.Tickets.ASKED : PurchaseDecision.Tickets.NOT_ASKED;
         this.replicas = replicas;
         this.purchases = purchases;
-        this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch(), meters::enqueueCall);
+        this.attempts = new PurchaseAttempts(enqueueing);
+        this.coalescer = new EnqueueCoalescer(this::enqueueBatch, enqueueing.maxBatch(), ANSWER_DEADLINE,
+                meters::enqueueCall);
         meters.bindEnqueueCounts(coalescer::calls, coalescer::orders);
     }
+
+    /**
+     * The longest an order waits for its answer, whether its call is slow or it waits in its voucher's lane behind
+     * one that is: then it fails, as {@link PurchaseAttempts.OutcomeUnknown} if its call was sent, with an outage if
+     * it never left the lane. Well below the web layer's own limit (25 s, under Nginx's 30 s), which cannot tell the
+     * two apart, and about as long as the longest call (five attempts of Redisson's 3 s, four waits of at most 2 s:
+     * 23 s): a call still out then is unknown either way.
+     */
+    static final Duration ANSWER_DEADLINE = Duration.ofSeconds(22);
 
     /**
      * What the purchase script decided for the order. {@code unconfirmed}: accepted by the master, but fewer
@@ -71,7 +84,8 @@ public class OrderEnqueue {
      * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
      * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
      *
-     * @throws RuntimeException what Redisson threw for the call (an outage: connection, timeout)
+     * @throws RuntimeException what Redisson threw for the call when no attempt of it can have run the script (an
+     *                          outage: nothing was taken), or {@link PurchaseAttempts.OutcomeUnknown} when one may have
      */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
         return enqueue(voucherId, shopperId, orderId, createdAtMillis, null);
@@ -92,7 +106,7 @@ public class OrderEnqueue {
 
     /**
      * {@link #enqueue} without waiting: completes on Redisson's I/O thread when the shared call answers (or
-     * fails with what Redisson threw). Whatever runs on it must not block.
+     * fails as {@link #enqueue} throws). Whatever runs on it must not block.
      */
     public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis,
             String ticket) {
@@ -107,19 +121,25 @@ public class OrderEnqueue {
         return new EnqueueCalls(coalescer.calls(), coalescer.orders());
     }
 
+    /** One call for the orders, sent again after an outage ({@link PurchaseAttempts}). */
     private CompletionStage<List<Enqueue>> enqueueBatch(long voucherId, List<PurchaseDecision.Order> orders) {
+        return attempts.run(() -> enqueueOnce(voucherId, orders));
+    }
+
+    private CompletableFuture<List<Enqueue>> enqueueOnce(long voucherId, List<PurchaseDecision.Order> orders) {
         if (waitReplicas == 0) {
             return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders)
-                    .thenApply(decisions -> enqueued(voucherId, orders, decisions, false));
+                    .thenApply(decided -> enqueued(voucherId, orders, decided.decisions(), decided.saleGeneration(),
+                            false));
         }
         return purchases.decideReplicatedAsync(voucherId, Keeping.QUEUE, tickets, orders, waitReplicas,
                 replicas.waitTimeout()).thenApply(answer -> enqueued(voucherId, orders, answer.decisions(),
-                        answer.replicas() < waitReplicas));
+                        answer.saleGeneration(), answer.replicas() < waitReplicas));
     }
 
     /** Journals what was accepted before anyone hears 202: a failover right after must find it ({@link FailoverReplay}). */
     private List<Enqueue> enqueued(long voucherId, List<PurchaseDecision.Order> orders, List<Decision> decisions,
-            boolean unconfirmed) {
+            long saleGeneration, boolean unconfirmed) {
         List<Enqueue> enqueued = new ArrayList<>(decisions.size());
         List<PurchaseDecision.Order> accepted = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
@@ -129,7 +149,7 @@ public class OrderEnqueue {
                 accepted.add(orders.get(i));
             }
         }
-        journal.accepted(voucherId, accepted, !unconfirmed);
+        journal.accepted(voucherId, saleGeneration, accepted, !unconfirmed);
         return enqueued;
     }
 }

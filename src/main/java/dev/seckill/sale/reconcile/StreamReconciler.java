@@ -108,7 +108,7 @@ public class StreamReconciler {
         // counter counts them, so a return still on its way adds nothing to it afterwards.
         unitReturns.markReturned(voucherId, db.returnsOwed());
         // The counter last, on its own: it counts the sync units in flight at the moment it is set.
-        long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay);
+        long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay, db.saleGeneration());
         stream.register(voucherId);
         syncUnits.register(voucherId);
         soldOut.clear(voucherId);
@@ -133,17 +133,18 @@ public class StreamReconciler {
     }
 
     private Snapshot takeSnapshot(long voucherId, Set<String> pendingOrderIds) {
-        int stock = vouchers.levels(voucherId)
-                .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId)).stock();
+        VoucherStock.Levels levels = vouchers.levels(voucherId)
+                .orElseThrow(() -> new Refusal(Reason.VOUCHER_NOT_FOUND, "No voucher with id " + voucherId));
         Map<String, String> orderOf = new HashMap<>();
         orders.orderOfEachBuyer(voucherId).forEach((shopper, order) -> orderOf.put(shopper.toString(), order.toString()));
         Set<String> persisted = new HashSet<>();
         orders.inMySql(voucherId, pendingOrderIds.stream().map(Long::parseLong).toList())
                 .forEach(order -> persisted.add(order.toString()));
-        return new Snapshot(stock, orderOf, persisted, orders.returnsDue(voucherId));
+        return new Snapshot(levels.stock(), levels.saleGeneration(), orderOf, persisted, orders.returnsDue(voucherId));
     }
 
     /** {@code orderOf}: buyer (user id) -> their order's id, from MySQL. */
-    private record Snapshot(int stock, Map<String, String> orderOf, Set<String> persisted, Set<Long> returnsOwed) {
+    private record Snapshot(int stock, long saleGeneration, Map<String, String> orderOf, Set<String> persisted,
+            Set<Long> returnsOwed) {
     }
 }

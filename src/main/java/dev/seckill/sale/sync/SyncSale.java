@@ -7,6 +7,7 @@ import java.time.Clock;
 
 import dev.seckill.SyncMode;
 import dev.seckill.id.IdGenerator;
+import dev.seckill.platform.Outages;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.sale.SaleMeters;
@@ -23,6 +24,8 @@ import dev.seckill.salestate.PurchaseDecision.Decision;
 import dev.seckill.salestate.PurchaseDecision.Outcome;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.voucher.SaleWindowCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
@@ -37,6 +40,8 @@ import org.springframework.stereotype.Service;
 @SyncMode
 @Service
 class SyncSale implements Sale {
+
+    private static final Logger log = LoggerFactory.getLogger(SyncSale.class);
 
     private final SaleWindowCache windows;
     private final StockCache stock;
@@ -128,7 +133,17 @@ class SyncSale implements Sale {
             }
         }
         // Still under the shopper's lock: this shopper's next request already sees it.
-        stock.addBuyer(voucherId, shopperId, orderId);
+        try {
+            stock.addBuyer(voucherId, shopperId, orderId);
+        } catch (RuntimeException e) {
+            if (!Outages.isOutage(e)) {
+                throw e;
+            }
+            // MySQL has the order: it stands, and an outage answer would tell the shopper the opposite. Its unit's
+            // record stays in Redis, and the sweeper, finding the order in MySQL, makes the shopper a buyer.
+            log.warn("Order {} of voucher {} is in MySQL; marking its buyer in Redis failed, the sweeper will: {}",
+                    orderId, voucherId, e.toString());
+        }
         return orderId;
     }
 

@@ -49,10 +49,10 @@ public class SeckillController {
     private static final Logger log = LoggerFactory.getLogger(SeckillController.class);
 
     /**
-     * The longest an order request waits for its Redis call: above Redisson's worst case for a call that gets
-     * no reply (timeout 3 s, retried 4 times 1-2 s apart: about 20 s), and below Nginx's proxy_read_timeout
-     * (30 s), so that the shopper gets this instance's 503 backend-unavailable, not Nginx's 504. An order queued
-     * behind such a call in its voucher's lane would otherwise wait for both.
+     * The longest an order request waits for its answer: below Nginx's proxy_read_timeout (30 s), so that the
+     * shopper gets this instance's 503, not Nginx's 504. The async path answers every order by its own deadline
+     * (22 s, OrderEnqueue), knowing whether its call was sent (order-unconfirmed) or not (backend-unavailable);
+     * this limit, which cannot know, is the last resort.
      */
     static final long ANSWER_TIMEOUT_MILLIS = 25_000;
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";

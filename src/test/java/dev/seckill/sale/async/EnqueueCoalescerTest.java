@@ -1,5 +1,6 @@
 package dev.seckill.sale.async;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -153,6 +154,21 @@ class EnqueueCoalescerTest {
         assertThat(calls.sent.get(1).voucherId()).isEqualTo(8);
         calls.answer(1);
         assertThat(other.join().outcome()).isEqualTo(Outcome.ACCEPTED);
+    }
+
+    @Test
+    void anOrderNotAnsweredByItsDeadlineIsUnknownIfItsCallWasSentAndAnOutageIfItNeverLeftTheLane() {
+        EnqueueCoalescer withDeadline = new EnqueueCoalescer(calls, 1, Duration.ofMillis(200), nanos -> { });
+        CompletableFuture<OrderEnqueue.Enqueue> sent = withDeadline.enqueue(7, new PurchaseDecision.Order(1, 1001, 0));
+        CompletableFuture<OrderEnqueue.Enqueue> waiting = withDeadline.enqueue(7, new PurchaseDecision.Order(2, 1002, 0));
+        assertThat(calls.sent).as("the second waits behind the first").hasSize(1);
+
+        assertThatThrownBy(sent::join).hasCauseInstanceOf(PurchaseAttempts.OutcomeUnknown.class);
+        assertThatThrownBy(waiting::join).hasCauseInstanceOf(RedisTimeoutException.class);
+
+        // The first call answers late: the withdrawn order is not sent after it.
+        calls.answer(0);
+        assertThat(calls.sent).hasSize(1);
     }
 
     private CompletableFuture<OrderEnqueue.Enqueue> order(long voucherId, long shopperId) {
