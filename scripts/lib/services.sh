@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 #
-# Shared helpers that make sure the backing services (Redis, MariaDB/MySQL) are up.
-# Sourced by scripts/cluster, scripts/test-services, .ci/run and other scripts; not meant to be executed
-# on its own.
+# Shared helpers that make sure the backing services of the tests and the measuring scripts (Redis,
+# MariaDB/MySQL on this machine) are up, and that install what is missing. Sourced by scripts/test-services,
+# .ci/run, scripts/cluster (svc_apt_install) and the measuring scripts; not meant to be executed on its own.
 #
 # Every function checks its own errors and returns non-zero on failure, so the
 # helpers behave the same whether or not the caller runs with `set -e` (and even
@@ -139,21 +139,6 @@ redis_durability() {
     echo "${aof:-unknown} ${fsync:-unknown}"
 }
 
-# stop_redis_if_ours MARKER_FILE : shut down the Redis that ensure_redis started.
-stop_redis_if_ours() {
-    local marker=$1 port
-    [ -f "$marker" ] || return 0
-    port=$(cat "$marker")
-    svc_log "redis: shutting down the server we started on 127.0.0.1:$port"
-    redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
-    local i
-    for ((i = 0; i < 20; i++)); do
-        [ "$(redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ] || break
-        sleep 0.5
-    done
-    rm -f "$marker"
-}
-
 # ----------------------------------------------------------------------- MariaDB
 
 # db_client: prints the command-line client (mariadb, else mysql).
@@ -276,25 +261,4 @@ ensure_db() {
         echo "${pid:-unknown}" >"$marker" || return 1
     fi
     return 0
-}
-
-# stop_db_if_ours MARKER_FILE : shut down the MariaDB that ensure_db started.
-stop_db_if_ours() {
-    local marker=$1 pid i
-    [ -f "$marker" ] || return 0
-    pid=$(cat "$marker")
-    svc_log "db: shutting down the server we started (pid $pid)"
-    if ! "$(db_admin)" -uroot shutdown >/dev/null 2>&1; then
-        if [[ $pid =~ ^[0-9]+$ ]]; then
-            kill "$pid" 2>/dev/null || true
-        fi
-    fi
-    if [[ $pid =~ ^[0-9]+$ ]]; then
-        for ((i = 0; i < 60; i++)); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 1
-        done
-        kill -0 "$pid" 2>/dev/null && svc_err "db (pid $pid) is still running"
-    fi
-    rm -f "$marker"
 }
