@@ -40,7 +40,7 @@ public final class Nginx implements AutoCloseable {
         Path binary = List.of(Path.of("/usr/sbin/nginx"), Path.of("/usr/bin/nginx"), Path.of("/usr/local/sbin/nginx"))
                 .stream().filter(Files::isExecutable).findFirst().orElseThrow(() -> new IllegalStateException(
                         "These tests run the repository's Nginx rules in a real Nginx, and none is installed: "
-                                + "`apt-get install nginx` (scripts/cluster up and .ci/run install it)"));
+                                + "`apt-get install nginx` (scripts/test-services installs it)"));
         try {
             Path repoNginx = Path.of("nginx").toAbsolutePath();
             Path prefix = Files.createTempDirectory("seckill-nginx");

@@ -55,8 +55,10 @@ class TestShoppersTest {
     void noDeploymentFileTurnsItOn() throws IOException {
         assertThat(Files.readString(Path.of("docker-compose.yml"))).doesNotContainIgnoringCase("TEST_SHOPPERS")
                 .doesNotContainIgnoringCase("test-shoppers");
-        assertThat(Files.readString(Path.of("Dockerfile"))).doesNotContainIgnoringCase("TEST_SHOPPERS")
-                .doesNotContainIgnoringCase("test-shoppers");
+        for (Path dockerfile : List.of(Path.of("docker/app/Dockerfile"), Path.of("docker/app/entrypoint"))) {
+            assertThat(Files.readString(dockerfile)).as(dockerfile.toString()).doesNotContainIgnoringCase("TEST_SHOPPERS")
+                    .doesNotContainIgnoringCase("test-shoppers");
+        }
         try (Stream<Path> files = Files.list(Path.of("src/main/resources"))) {
             for (Path yml : files.filter(f -> f.getFileName().toString().matches("application.*\\.ya?ml")).toList()) {
                 for (String line : Files.readAllLines(yml)) {
