@@ -91,7 +91,7 @@ public class AuditService {
      * An order committed to MySQL but not yet acknowledged in Redis is then counted once, in MySQL, for the
      * verdict, and still reported as pending (not settled) until it is acknowledged. Read in
      * the other order without the check, an order committed and acknowledged between the reads was in
-     * neither, and the audit said "inconsistent" about a sale that was not (MySqlOutageIT saw it).
+     * neither, and the audit said "inconsistent" about a sale that was not.
      */
     public VoucherAudit audit(long voucherId) {
         for (int attempt = 1; ; attempt++) {

@@ -35,7 +35,7 @@ public final class Outages {
     /*
      * ConnectException: a backend that refuses connections (its process is gone) is not always reported as one of
      * the Redisson types; Redisson wraps it in a plain RedisException ("Unexpected exception while processing
-     * command") when it fails a command it had queued, and the admin side answered 500 for it (RedisChaosIT).
+     * command") when it fails a command it had queued, and the admin side would answer 500 for it.
      * CannotGetJdbcConnectionException and Spring Data Redis' RedisConnectionFailureException are
      * DataAccessResourceFailureExceptions. Not TransientDataAccessResourceException: Spring maps Connector/J's S1xxx
      * states to it, and those are our own bugs (a column index out of range, a write in a read-only transaction),

@@ -30,7 +30,7 @@ import org.springframework.stereotype.Component;
  *       Nginx a few requests per pooled connection;</li>
  *   <li>what cannot be avoided this way: a connection the kernel accepted just before the port closed,
  *       not yet taken by Tomcat, is reset, and Nginx answers 502 for a request that was never processed
- *       (a few per switch under load, see InstanceRestartChaosIT). To switch with no error at all, take the
+ *       (a few per switch under load). To switch with no error at all, take the
  *       instance out of the upstream first ({@code down}, {@code nginx -s reload}) or use a balancer that
  *       reads readiness.</li>
  * </ul>

@@ -60,7 +60,7 @@ public class RedisRateLimiter {
      * Whether the window is full, taking nothing. A limiter that does not exist has counted nothing (none was
      * taken yet, or it expired after {@code keep-alive}): not exhausted. It is not configured here: asking
      * first configured it and then read it in two calls, and a limiter expiring between them failed the read
-     * ("RateLimiter is not initialized", an admin request answered 500 in CI's AsyncPathIT, 25 Nov 2026).
+     * ("RateLimiter is not initialized", a 500 to the request).
      */
     public boolean isExhausted(String key) {
         try {
