@@ -24,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and a Redis that hangs may yet run it), {@code backend-unavailable} only for one still waiting in its lane (never
  * sent). Once Redis answers again, so does the next order, and nothing accepted is lost.
  */
+// In the full suite (-Pchaos, over 2 min): in ./mvnw verify, MySqlOutageIT and SyncMySqlBlackHoleIT make a server a
+// black hole through the same TcpProxy, and RedisChaosIT kills Redis -9 mid-burst.
+@RunByScriptsChaos
 class AsyncRedisBlackHoleIT {
 
     /** Nginx's proxy_read_timeout: an answer later than this is Nginx's 504, not ours. */

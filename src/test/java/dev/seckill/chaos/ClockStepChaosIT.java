@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
+import dev.seckill.support.Docker;
+import dev.seckill.support.HostContainer;
 import dev.seckill.support.Nginx;
 import dev.seckill.support.PacedBurst;
 import dev.seckill.support.RedisServer;
@@ -70,7 +72,8 @@ import static org.assertj.core.api.Assertions.within;
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ClockStepChaosIT {
 
-    static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+    /** Debian's libfaketime, copied out of {@link Docker#FAKETIME}: the machine needs no faketime package. */
+    static final Path LIBFAKETIME = Path.of("target", "faketime", "libfaketime.so.1").toAbsolutePath();
     static final int SHOPPERS = 1_200;
     /** Orders taken after the step with the other instance stopped: only the stepped one's consumer can write them. */
     static final int LATE_ORDERS = 20;
@@ -91,9 +94,10 @@ class ClockStepChaosIT {
 
     @BeforeAll
     static void cluster() throws Exception {
-        if (!Files.isReadable(LIBFAKETIME)) {
-            throw new IllegalStateException("This test steps an instance's clock with libfaketime, and " + LIBFAKETIME
-                    + " is missing: `apt-get install faketime` (.ci/run installs it)");
+        Files.createDirectories(LIBFAKETIME.getParent());
+        try (HostContainer faketime = new HostContainer(Docker.FAKETIME, "faketime")) {
+            faketime.start();
+            faketime.copyFileFromContainer("/libfaketime.so.1", LIBFAKETIME.toString());
         }
         ChaosCluster.freshDatabase(DB_URL);
         redis = RedisServer.start("always");

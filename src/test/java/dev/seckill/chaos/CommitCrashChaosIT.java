@@ -51,6 +51,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * clients: every shopper told 202 (or already-ordered) has exactly one order in MySQL, no one told no has
  * one, nothing is oversold or given up, the audit is consistent.
  */
+// In the full suite (-Pchaos, about 3 min): in ./mvnw verify, AsyncCrashIT kills an instance -9 mid-batch and
+// SyncUnitCrashIT one holding units, each counted afterwards.
+@RunByScriptsChaos
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class CommitCrashChaosIT {
 

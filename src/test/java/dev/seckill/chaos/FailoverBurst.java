@@ -51,18 +51,18 @@ final class FailoverBurst {
     }
 
     /**
-     * Split brain: the master SIGSTOPped at {@code at} until the Sentinels promoted a replica, kept stopped one
+     * Split brain: the master paused (docker pause) at {@code at} until the Sentinels promoted a replica, kept stopped one
      * second more (clients' commands pile up on its sockets), resumed as a stale master, and waited for until the
      * Sentinels made it a replica of the new master, discarding what it took meanwhile.
      */
     static List<PacedBurst.Fault> splitBrain(RedisSentinels redis, int master, Duration at) {
         return List.of(
-                new PacedBurst.Fault(at, "SIGSTOP the Redis master :" + master, () -> redis.pause(master)),
+                new PacedBurst.Fault(at, "pause the Redis master :" + master, () -> redis.pause(master)),
                 new PacedBurst.Fault(at, "await the Sentinels' failover", () -> {
                     awaitFailover(redis, master);
                     Thread.sleep(1_000);
                 }),
-                new PacedBurst.Fault(at, "SIGCONT the stale master :" + master, () -> redis.resume(master)),
+                new PacedBurst.Fault(at, "unpause the stale master :" + master, () -> redis.resume(master)),
                 new PacedBurst.Fault(at, "await the stale master turned replica",
                         () -> redis.awaitReplicaInSync(master, Duration.ofSeconds(60))));
     }

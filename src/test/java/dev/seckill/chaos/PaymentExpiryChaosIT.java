@@ -41,6 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       owed, then paid once.</li>
  * </ul>
  */
+// In the full suite (-Pchaos, about 3 min): in ./mvnw verify, OrderLifecycleIT and PaymentIT play expiry, payment
+// and late notifications on one instance, and RedisChaosIT kills Redis -9 mid-burst.
+@RunByScriptsChaos
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PaymentExpiryChaosIT {

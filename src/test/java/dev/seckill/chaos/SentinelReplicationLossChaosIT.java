@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Chaos scenario 11: scenario 10 (the Sentinel-managed master SIGSTOPped past its failover, then resumed as a stale
+ * Chaos scenario 11: scenario 10 (the Sentinel-managed master paused past its failover, then resumed as a stale
  * master) without the replica wait ({@code wait-replicas=0}, the product's default): a 202 says only that a master
  * took the order, and a stale one may take orders the Sentinels then discard when they turn it into a replica. (The
  * master killed -9 instead lost nothing here: a killed process's sockets still deliver what it wrote, so the
@@ -33,7 +33,7 @@ class SentinelReplicationLossChaosIT {
                     SentinelFailoverChaosIT.SHOPPERS, SentinelFailoverChaosIT.SPLIT_BRAIN_BURST,
                     FailoverBurst.splitBrain(redis, master, SentinelFailoverChaosIT.FAULT_AT));
 
-            outcome.print("11. Redis master SIGSTOPped past a Sentinel failover, resumed stale, no replica wait (WAIT 0)");
+            outcome.print("11. Redis master paused past a Sentinel failover, resumed stale, no replica wait (WAIT 0)");
             outcome.assertOnlyAllowedAnswers();
             long lost = ChaosReport.lost(outcome.burst(), outcome.orders().keySet(), Set.of());
             System.out.printf("[burst] accepted %d, of them not in MySQL %d%n", outcome.burst().accepted().size(), lost);

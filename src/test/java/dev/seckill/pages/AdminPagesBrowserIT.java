@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
+import dev.seckill.support.FullSuite;
 import dev.seckill.support.Instances;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the API's validation errors next to their fields first, then creates it; the voucher's page tells the audit
  * in words; and the live dashboard counts a burst as it happens and ends on the audit's numbers.
  */
+// A browser test of the full suite (-Pchaos): in ./mvnw verify, ShopPagesBrowserIT drives the shop in Chromium and
+// PageSecurityIT attacks these pages through Nginx.
+@FullSuite
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AdminPagesBrowserIT {
 
@@ -42,7 +46,7 @@ class AdminPagesBrowserIT {
 
     @BeforeAll
     static void instance() {
-        assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
+        assertThat(Browser.installed()).as("the Chromium image (scripts/test-services builds it)")
                 .isTrue();
         app = Instances.start("async", "browser-admin");
         api = new Api(Instances.port(app));

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
+import dev.seckill.support.FullSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * payment window run out, and one is paid for or cancelled from My orders. The sale pages say when a sale is sold
  * out and whether unpaid orders may still give units back. Writes the screenshots the README shows.
  */
+// A browser test of the full suite (-Pchaos): in ./mvnw verify, ShopPagesBrowserIT drives the shop in Chromium and
+// PageSecurityIT attacks these pages through Nginx.
+@FullSuite
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PayOrCancelBrowserIT {
 
@@ -32,7 +36,7 @@ class PayOrCancelBrowserIT {
 
     @BeforeAll
     static void instance() {
-        assertThat(Browser.installed()).as("Chromium and ChromeDriver").isTrue();
+        assertThat(Browser.installed()).as("the Chromium image (scripts/test-services builds it)").isTrue();
         shop = ShopBehindNginx.start("browser-pay");
         api = shop.api();
         jdbc = shop.app().getBean(JdbcTemplate.class);

@@ -35,7 +35,7 @@ class ShopPagesBrowserIT {
 
     @BeforeAll
     static void instance() {
-        assertThat(Browser.installed()).as("Chromium and ChromeDriver (apt-get install chromium chromium-driver; .ci/run does)")
+        assertThat(Browser.installed()).as("the Chromium image (scripts/test-services builds it)")
                 .isTrue();
         shop = ShopBehindNginx.start("browser-shop");
         api = shop.api();

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
+import dev.seckill.support.FullSuite;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ALTCHA's widget while the countdown runs, and the click spends the solution on a ticket and the ticket on the
  * purchase. Prints the solve times the widget reports (docs/security.md quotes them).
  */
+// A browser test of the full suite (-Pchaos): in ./mvnw verify, ShopPagesBrowserIT drives the shop in Chromium and
+// PageSecurityIT attacks these pages through Nginx.
+@FullSuite
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class TicketBuyBrowserIT {
 
@@ -36,7 +40,7 @@ class TicketBuyBrowserIT {
 
     @BeforeAll
     static void instance() {
-        assertThat(Browser.installed()).as("Chromium and ChromeDriver").isTrue();
+        assertThat(Browser.installed()).as("the Chromium image (scripts/test-services builds it)").isTrue();
         shop = ShopBehindNginx.start("browser-ticket", Map.of("seckill.tickets.required", "true"));
         api = shop.api();
         base = shop.base();

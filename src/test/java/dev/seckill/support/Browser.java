@@ -3,10 +3,11 @@ package dev.seckill.support;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,56 +18,72 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.remote.RemoteWebDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
- * Debian's Chromium, headless, driven through Debian's ChromeDriver (never a downloaded one: this machine's
- * network reaches no browser vendor), with a fresh profile per browser. The flags are those Chromium needs as
- * root in a closed network: without the background-networking ones it keeps trying to reach Google's hosts.
+ * Debian's Chromium, headless, driven through Debian's ChromeDriver (never a downloaded one: this machine's network
+ * reaches no browser vendor), both in one container of {@link Docker#CHROMIUM} per test JVM on the host's network:
+ * chromedriver listens on a free port of 127.0.0.1, this JVM talks to it as a {@link RemoteWebDriver}, and the
+ * browser reaches the instances and Nginx on 127.0.0.1 as it would on the machine. Each browser is a session of its
+ * own, with a fresh profile. The flags are those Chromium needs as root in a closed network: without the
+ * background-networking ones it keeps trying to reach Google's hosts.
  */
 public final class Browser implements AutoCloseable {
 
-    public static final String CHROMIUM = "/usr/bin/chromium";
-    public static final String CHROMEDRIVER = "/usr/bin/chromedriver";
     public static final Path SCREENSHOTS = Path.of("target", "screenshots");
     /** axe-core from its WebJar on the test classpath: injected by the test, never served by the instance. */
     private static final String AXE = "/META-INF/resources/webjars/axe-core/";
 
-    private final ChromeDriver driver;
-    private final Path profile;
+    private static HostContainer chromedriver;
+    private static int chromedriverPort;
 
-    private Browser(ChromeDriver driver, Path profile) {
+    private final RemoteWebDriver driver;
+
+    private Browser(RemoteWebDriver driver) {
         this.driver = driver;
-        this.profile = profile;
     }
 
+    /** The Chromium image is there (scripts/test-services builds it); false, or one line saying why, if not. */
     public static boolean installed() {
-        return Files.isExecutable(Path.of(CHROMIUM)) && Files.isExecutable(Path.of(CHROMEDRIVER));
+        Docker.image(Docker.CHROMIUM);
+        return true;
     }
 
     /** A browser window of {@code width} x {@code height} CSS pixels (390 x 844: a phone). */
     public static Browser start(int width, int height) {
+        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium").addArguments("--headless=new",
+                "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                "--window-size=" + width + "," + height);
+        RemoteWebDriver driver = new RemoteWebDriver(chromedriver(), options, false);
+        driver.manage().window().setSize(new Dimension(width, height));
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+        return new Browser(driver);
+    }
+
+    /** chromedriver in its container, started on first use and kept for the run (Testcontainers removes it). */
+    private static synchronized URL chromedriver() {
         try {
-            Path profile = Files.createTempDirectory("seckill-chromium");
-            ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless=new", "--no-sandbox",
-                    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
-            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(Path.of(CHROMEDRIVER).toFile())
-                    .usingAnyFreePort().build();
-            ChromeDriver driver = new ChromeDriver(service, options);
-            driver.manage().window().setSize(new Dimension(width, height));
-            driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
-            return new Browser(driver, profile);
+            if (chromedriver == null) {
+                chromedriverPort = Nginx.freePort();
+                HostContainer container = new HostContainer(Docker.CHROMIUM, "chromedriver :" + chromedriverPort)
+                        .listeningOn(chromedriverPort).keptForTheRun()
+                        .running("chromedriver", "--port=" + chromedriverPort, "--allowed-ips=", "--allowed-origins=*")
+                        .withSharedMemorySize(512L * 1024 * 1024)
+                        .waitingFor(Wait.forLogMessage(".*ChromeDriver was started successfully.*", 1));
+                container.start();
+                chromedriver = container;
+            }
+            return URI.create("http://127.0.0.1:" + chromedriverPort).toURL();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    public ChromeDriver driver() {
+    public RemoteWebDriver driver() {
         return driver;
     }
 
@@ -96,7 +113,7 @@ public final class Browser implements AutoCloseable {
         try {
             Files.createDirectories(SCREENSHOTS);
             Path file = SCREENSHOTS.resolve(name + ".png");
-            Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), file, StandardCopyOption.REPLACE_EXISTING);
+            Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -147,16 +164,9 @@ public final class Browser implements AutoCloseable {
         }
     }
 
+    /** Ends the session: its Chromium and profile go; the chromedriver container stays for the next browser. */
     @Override
     public void close() {
-        try {
-            driver.quit();
-        } finally {
-            try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            } catch (IOException ignored) {
-                // a temporary profile left behind costs nothing
-            }
-        }
+        driver.quit();
     }
 }

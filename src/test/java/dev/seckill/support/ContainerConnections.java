@@ -9,21 +9,19 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.type.AnnotatedTypeMetadata;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.mysql.MySQLContainer;
 
 /**
- * Connects a Spring test context to the MySQL and Redis containers {@link TestServers} started, through
- * {@code @ServiceConnection}: Spring Boot turns the MySQL container into {@code JdbcConnectionDetails} (the
+ * Connects a Spring test context to the MariaDB and Redis containers {@link TestServers} started, through
+ * {@code @ServiceConnection}: Spring Boot turns the MariaDB container into {@code JdbcConnectionDetails} (the
  * DataSource, and Flyway through it, use them) and the Redis container into {@code DataRedisConnectionDetails}.
  * Redisson reads the latter: redisson-spring-boot-starter 4.7.0's {@code RedissonAutoConfigurationV4.redisson()}
  * asks the context for a {@code DataRedisConnectionDetails} and takes host, port, database, username and
  * password from it instead of {@code spring.data.redis.*} (unless {@code spring.redis.redisson.config}/{@code file}
  * is set, which replaces both). The container beans are the very instances child processes reach through
- * {@link TestServers#properties()}: one pair per test JVM, which a closing context must not stop (see
- * {@link TestServers}' {@code withReuse}, and {@code destroyMethod = ""} below).
+ * {@link TestServers#properties()}: one pair per test JVM, which a closing context must not stop (their
+ * {@code close()} does nothing: Spring Boot closes a container bean with its context whatever its destroy method).
  * <p>
- * Only when TestServers chose Testcontainers; with env-configured or local servers this class adds nothing
+ * Only when TestServers chose Testcontainers; with env-configured servers this class adds nothing
  * and {@link #properties()} is {@link TestServers#properties()} unchanged. A test class imports it and takes
  * its properties from {@link #properties()} instead of {@link TestServers#properties()}; the two go together,
  * as the connection properties are left out exactly when these beans supply the connections.
@@ -62,14 +60,14 @@ public class ContainerConnections {
     // destroyMethod "": Spring would otherwise close them with the context (they are AutoCloseable)
     @Bean(destroyMethod = "")
     @ServiceConnection
-    MySQLContainer mysqlContainer() {
+    TestServers.MariaDb mysqlContainer() {
         return TestServers.containers().mysql();
     }
 
     // a GenericContainer says nothing of what it runs: the name picks Spring Boot's Redis connection details
     @Bean(destroyMethod = "")
     @ServiceConnection(name = "redis")
-    GenericContainer<?> redisContainer() {
+    HostContainer redisContainer() {
         return TestServers.containers().redis();
     }
 

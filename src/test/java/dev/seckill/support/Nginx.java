@@ -8,25 +8,23 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
 
 /**
- * A real Nginx in front of a test instance, with the repository's own rules (nginx/seckill-http.conf,
+ * A real Nginx ({@link Docker#NGINX}'s, in a {@link HostContainer}) in front of a test instance, with the
+ * repository's own rules (nginx/seckill-http.conf,
  * seckill-server.conf, proxy.conf) and only the upstream, the port, the server's name and the exempt addresses of
  * its own, so what the tests prove is what the cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
  * per-IP limits; a test that wants to be limited connects from another loopback address.
  */
 public final class Nginx implements AutoCloseable {
 
-    private final Path prefix;
-    private final Path config;
+    private final HostContainer container;
     private final int port;
 
-    private Nginx(Path prefix, Path config, int port) {
-        this.prefix = prefix;
-        this.config = config;
+    private Nginx(HostContainer container, int port) {
+        this.container = container;
         this.port = port;
     }
 
@@ -37,16 +35,12 @@ public final class Nginx implements AutoCloseable {
 
     /** In front of several instances, balanced and failed over as the cluster's own Nginx does. */
     public static Nginx start(List<Integer> upstreamPorts, String serverExtra) {
-        Path binary = List.of(Path.of("/usr/sbin/nginx"), Path.of("/usr/bin/nginx"), Path.of("/usr/local/sbin/nginx"))
-                .stream().filter(Files::isExecutable).findFirst().orElseThrow(() -> new IllegalStateException(
-                        "These tests run the repository's Nginx rules in a real Nginx, and none is installed: "
-                                + "`apt-get install nginx` (scripts/test-services installs it)"));
         try {
             Path repoNginx = Path.of("nginx").toAbsolutePath();
             Path prefix = Files.createTempDirectory("seckill-nginx");
             Files.createDirectories(prefix.resolve("logs"));
             Files.createDirectories(prefix.resolve("temp"));
-            // nginx started by root runs its workers as nobody: they must reach the temp folder
+            // nginx started as root runs its workers as nobody: they must reach the temp folder
             Files.setPosixFilePermissions(prefix, PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(prefix.resolve("temp"), PosixFilePermissions.fromString("rwxrwxrwx"));
             // includes resolve against the main file's folder: put the repository's files beside it
@@ -84,20 +78,21 @@ public final class Nginx implements AutoCloseable {
                         }
                     }
                     """.formatted("", servers(upstreamPorts), port, serverExtra), StandardCharsets.UTF_8);
-            Process process = new ProcessBuilder(binary.toString(), "-p", prefix + "/", "-c", config.toString())
-                    .redirectErrorStream(true).start();
-            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("nginx did not start: "
-                        + new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            // in the foreground, the container's main process; -e: not the image's /var/log/nginx before the config
+            HostContainer container = new HostContainer(Docker.NGINX, "nginx :" + port).listeningOn(port)
+                    .withFolder(prefix).running("nginx", "-p", prefix + "/", "-c", config.toString(),
+                            "-e", prefix.resolve("logs/error.log").toString(), "-g", "daemon off;");
+            container.start();
+            Nginx nginx = new Nginx(container, port);
+            try {
+                Awaitility.await("nginx listens on " + port).atMost(Duration.ofSeconds(10))
+                        .until(() -> listening(port));
+            } catch (RuntimeException e) {
+                container.stop();
+                throw new IllegalStateException("nginx did not start: " + Files.readString(prefix.resolve("logs/error.log")), e);
             }
-            Nginx nginx = new Nginx(prefix, config, port);
-            Awaitility.await("nginx listens on " + port).atMost(Duration.ofSeconds(10))
-                    .until(() -> listening(port));
             return nginx;
         } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
@@ -112,20 +107,10 @@ public final class Nginx implements AutoCloseable {
         return String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + health + ";").toList());
     }
 
+    /** Removes the container (SIGKILL: no request of a test is in flight when it closes its Nginx). */
     @Override
     public void close() {
-        try {
-            Path pid = prefix.resolve("logs/nginx.pid");
-            if (Files.exists(pid)) {
-                long id = Long.parseLong(Files.readString(pid).trim());
-                ProcessHandle.of(id).ifPresent(handle -> {
-                    handle.destroy();
-                    handle.onExit().orTimeout(10, TimeUnit.SECONDS).join();
-                });
-            }
-        } catch (IOException | RuntimeException e) {
-            throw new IllegalStateException("could not stop nginx (" + config + ")", e);
-        }
+        container.stop();
     }
 
     public static int freePort() throws IOException {

@@ -3,7 +3,6 @@ package dev.seckill.support;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +16,11 @@ import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 
 /**
- * A six-node Redis Cluster of a test's own (three masters, a replica each), started and stopped by
- * {@code scripts/redis-cluster} itself, so the test runs the script people use, on ports and in a state folder
- * of its own: a new, empty cluster every time, next to whatever else runs on this machine.
+ * A six-node Redis Cluster of a test's own (three masters, a replica each), six containers of {@link Docker#REDIS}
+ * ({@link HostContainer}) with the settings {@code scripts/redis-cluster} gives its nodes (an AOF fsynced before
+ * every answer, {@code cluster-node-timeout} 5 s), created as it creates one ({@code redis-cli --cluster create
+ * --cluster-replicas 1}), on ports and in a state folder of its own: a new, empty cluster every time, next to
+ * whatever else runs on this machine.
  */
 public final class RedisCluster implements AutoCloseable {
 
@@ -27,17 +28,77 @@ public final class RedisCluster implements AutoCloseable {
 
     private final int firstPort;
     private final Path dir;
+    private final Map<Integer, HostContainer> containers = new TreeMap<>();
 
     private RedisCluster(int firstPort, Path dir) {
         this.firstPort = firstPort;
         this.dir = dir;
     }
 
-    /** {@code scripts/redis-cluster up}: returns once every node says cluster_state:ok and every replica is in sync. */
+    /** Returns once every node says cluster_state:ok and every replica is in sync. */
     public static RedisCluster start() throws IOException, InterruptedException {
         RedisCluster cluster = new RedisCluster(freeFirstPort(), Files.createTempDirectory("seckill-redis-cluster"));
-        cluster.script("up");
-        return cluster;
+        try {
+            cluster.create();
+            return cluster;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void create() throws IOException, InterruptedException {
+        for (int port : ports()) {
+            Path home = Files.createDirectories(dir.resolve(Integer.toString(port)));
+            // --save "": no RDB snapshots, the AOF alone keeps the data
+            HostContainer node = new HostContainer(Docker.REDIS, "cluster node :" + port).listeningOn(port)
+                    .withFolder(home).running("redis-server", "--bind", "127.0.0.1", "--port", Integer.toString(port),
+                            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                            "--cluster-node-timeout", "5000", "--dir", home.toString(),
+                            "--logfile", home.resolve("redis.log").toString(),
+                            "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+                            "--repl-diskless-sync-delay", "0");
+            containers.put(port, node);
+        }
+        org.testcontainers.lifecycle.Startables.deepStart(containers.values()).join();
+        awaitAnswers();
+        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        ports().forEach(port -> create.add("127.0.0.1:" + port));
+        create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+        String created = containers.get(firstPort).cli(create);
+        Files.writeString(dir.resolve("create.log"), created);
+        if (!created.contains("[OK] All 16384 slots covered")) {
+            throw new IllegalStateException("redis-cli --cluster create failed:\n" + created);
+        }
+        awaitOkAndInSync();
+    }
+
+    private void awaitAnswers() {
+        Awaitility.await("every cluster node answers").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    for (int port : ports()) {
+                        if (!"PONG".equals(cli(port, "PING"))) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+    }
+
+    private void awaitOkAndInSync() {
+        Awaitility.await("cluster_state:ok on every node, every replica in sync").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    for (int port : ports()) {
+                        if (!cli(port, "CLUSTER", "INFO").contains("cluster_state:ok")) {
+                            return false;
+                        }
+                        String replication = cli(port, "INFO", "replication");
+                        if (replication.contains("role:slave") && !replication.contains("master_link_status:up")) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
     }
 
     /** The nodes as {@code spring.data.redis.cluster.nodes} takes them. */
@@ -101,27 +162,22 @@ public final class RedisCluster implements AutoCloseable {
         return Integer.parseInt(node[1].substring(node[1].lastIndexOf(':') + 1).split("@")[0]);
     }
 
-    /** SIGSTOP a node: it keeps its connections open and answers nothing, as a stuck node does to a client. */
-    public void pause(int port) throws IOException, InterruptedException {
-        signal(port, "-STOP");
+    /** {@code docker pause} a node: it keeps its connections open and answers nothing, as a stuck node does. */
+    public void pause(int port) {
+        containers.get(port).pause();
     }
 
-    /** SIGCONT after {@link #pause}. */
-    public void resume(int port) throws IOException, InterruptedException {
-        signal(port, "-CONT");
+    /** {@code docker unpause} after {@link #pause}. */
+    public void resume(int port) {
+        containers.get(port).unpause();
     }
 
     /**
-     * SIGKILL a node: nothing flushed on the way out but what its AOF already has. Returns once the process is
-     * gone; its replica takes over after {@code cluster-node-timeout} (5 s), see {@link #awaitMasterOf}.
+     * {@code docker kill -s KILL} a node: nothing flushed on the way out but what its AOF already has. Returns once
+     * it has stopped; its replica takes over after {@code cluster-node-timeout} (5 s), see {@link #awaitMasterOf}.
      */
-    public void kill(int port) throws IOException, InterruptedException {
-        String pid = Files.readString(dir.resolve(port + "/redis.pid")).trim();
-        signal(port, "-KILL");
-        Path proc = Path.of("/proc", pid);
-        Awaitility.await("node :" + port + " (pid " + pid + ") gone")
-                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> !Files.exists(proc) || Files.readString(proc.resolve("stat")).contains(") Z "));
+    public void kill(int port) {
+        containers.get(port).kill();
     }
 
     /**
@@ -138,50 +194,35 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
-     * {@code scripts/redis-cluster up} again: starts the nodes that do not run (a killed one comes back from its
-     * nodes.conf and AOF, as a replica of the node that took over) and waits until every node is ok and in sync.
+     * Starts the nodes that do not run again, each the same container (a killed one comes back from its nodes.conf
+     * and AOF, as a replica of the node that took over), and waits until every node is ok and in sync.
      */
-    public void startStopped() throws IOException, InterruptedException {
-        script("up");
-    }
-
-    private void signal(int port, String signal) throws IOException, InterruptedException {
-        String pid = Files.readString(dir.resolve(port + "/redis.pid")).trim();
-        if (new ProcessBuilder("kill", signal, pid).inheritIO().start().waitFor() != 0) {
-            throw new IllegalStateException("kill " + signal + " " + pid + " (node :" + port + ") failed");
+    public void startStopped() {
+        for (HostContainer node : containers.values()) {
+            if (!node.running()) {
+                node.startAgain();
+            }
         }
+        awaitAnswers();
+        awaitOkAndInSync();
     }
 
-    /** redis-cli against one node, without following redirections: the answer is that node's own. */
+    /**
+     * A command to one node, without following redirections: the answer is that node's own, as redis-cli prints it
+     * ({@link RedisCli}).
+     */
     public String cli(int port, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        cli.waitFor();
-        return out;
+        return RedisCli.run(port, List.of(args));
     }
 
-    /** {@code scripts/redis-cluster down}, then the state folder goes: the next test gets a new cluster anyway. */
+    /** Removes the nodes, then the state folder: the next test gets a new cluster anyway. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        script("down");
+    public void close() throws IOException {
+        for (HostContainer node : containers.values()) {
+            node.stop();
+        }
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
-
-    private void script(String command) throws IOException, InterruptedException {
-        Path log = dir.resolve("script-" + command + ".log");
-        ProcessBuilder script = new ProcessBuilder(Path.of("scripts/redis-cluster").toAbsolutePath().toString(), command)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
-        script.environment().put("SECKILL_REDIS_CLUSTER_PORT", Integer.toString(firstPort));
-        script.environment().put("SECKILL_REDIS_CLUSTER_DIR", dir.toString());
-        int exit = script.start().waitFor();
-        String output = Files.readString(log);
-        System.out.print(output);
-        if (exit != 0) {
-            throw new IllegalStateException("scripts/redis-cluster " + command + " exited " + exit + ":\n" + output);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.seckill.support;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +13,9 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
- * A Sentinel-managed Redis of a test's own: a master, two replicas and three Sentinels (quorum 2), each on a free
- * port with a folder and a config file of its own, so Sentinel can rewrite them as it reconfigures the nodes. Every
+ * A Sentinel-managed Redis of a test's own: a master, two replicas and three Sentinels (quorum 2), each a container
+ * of {@link Docker#REDIS} ({@link HostContainer}) on a free port with a folder and a config file of its own, so
+ * Sentinel can rewrite them as it reconfigures the nodes. Every
  * data node keeps an AOF fsynced before every answer ({@code appendfsync always}) and, as a master, refuses writes
  * unless a replica acknowledged within {@link #MAX_LAG_SECONDS} ({@code min-replicas-to-write 1}): a master cut off
  * from its replicas stops taking orders instead of taking orders the failover will discard. The Sentinels call the
@@ -37,8 +37,8 @@ public final class RedisSentinels implements AutoCloseable {
 
     private final Path dir;
     /** Data nodes by port, in start order (the first was the master), and the Sentinels by port. */
-    private final Map<Integer, Process> nodes = new LinkedHashMap<>();
-    private final Map<Integer, Process> sentinels = new LinkedHashMap<>();
+    private final Map<Integer, HostContainer> nodes = new LinkedHashMap<>();
+    private final Map<Integer, HostContainer> sentinels = new LinkedHashMap<>();
 
     private RedisSentinels(Path dir) {
         this.dir = dir;
@@ -109,33 +109,28 @@ public final class RedisSentinels implements AutoCloseable {
         throw new IllegalStateException("no Sentinel names a master of " + MASTER_NAME);
     }
 
-    /** SIGKILL a data node: nothing flushed on the way out but what its AOF policy already wrote. */
-    public void kill(int port) throws InterruptedException {
-        Process node = process(port);
-        node.destroyForcibly();
-        node.waitFor();
+    /** {@code docker kill -s KILL} a data node: nothing flushed on the way out but what its AOF already has. */
+    public void kill(int port) {
+        node(port).kill();
     }
 
     /**
      * Starts a killed node again from its own (Sentinel-rewritten) config and AOF. A former master comes back as a
      * master until a Sentinel tells it to replicate the new one; {@link #awaitReplicaInSync} waits for that.
      */
-    public void restart(int port) throws IOException {
-        if (process(port).isAlive()) {
-            throw new IllegalStateException("node :" + port + " still runs");
-        }
-        nodes.put(port, spawn(port, "redis.conf"));
+    public void restart(int port) {
+        node(port).startAgain();
         awaitAnswers(port);
     }
 
-    /** SIGSTOP a data node: it keeps its connections open and answers nothing, acknowledges nothing. */
-    public void pause(int port) throws IOException, InterruptedException {
-        signal(process(port), "-STOP");
+    /** {@code docker pause} a data node: it keeps its connections open and answers nothing, acknowledges nothing. */
+    public void pause(int port) {
+        node(port).pause();
     }
 
-    /** SIGCONT after {@link #pause}: it reads what piled up on its connections and runs it. */
-    public void resume(int port) throws IOException, InterruptedException {
-        signal(process(port), "-CONT");
+    /** {@code docker unpause} after {@link #pause}: it reads what piled up on its connections and runs it. */
+    public void resume(int port) {
+        node(port).unpause();
     }
 
     /**
@@ -173,14 +168,9 @@ public final class RedisSentinels implements AutoCloseable {
                 });
     }
 
-    /** redis-cli against one node or Sentinel. */
+    /** A command to one node or Sentinel, answered as redis-cli prints it ({@link RedisCli}). */
     public String cli(int port, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8).replace("\r", "").trim();
-        cli.waitFor();
-        return out;
+        return RedisCli.run(port, List.of(args));
     }
 
     /** Where the nodes' and Sentinels' folders (config, AOF, log) are. */
@@ -213,12 +203,17 @@ public final class RedisSentinels implements AutoCloseable {
                 appendfsync always
                 min-replicas-to-write 1
                 min-replicas-max-lag %d
+                repl-diskless-sync-delay 0
                 """.formatted(port, home, MAX_LAG_SECONDS);
         if (masterPort != null) {
             conf += "replicaof 127.0.0.1 " + masterPort + "\n";
         }
         Files.writeString(home.resolve("redis.conf"), conf);
-        nodes.put(port, spawn(port, "redis.conf"));
+        HostContainer node = new HostContainer(Docker.REDIS, "redis node :" + port).listeningOn(port).withFolder(home)
+                .running("redis-server", home.resolve("redis.conf").toString(), "--logfile",
+                        home.resolve("redis.log").toString());
+        nodes.put(port, node);
+        node.start();
         awaitAnswers(port);
     }
 
@@ -234,16 +229,12 @@ public final class RedisSentinels implements AutoCloseable {
                 sentinel parallel-syncs %s 1
                 """.formatted(port, home, MASTER_NAME, masterPort, MASTER_NAME, DOWN_AFTER.toMillis(), MASTER_NAME,
                 FAILOVER_TIMEOUT.toMillis(), MASTER_NAME));
-        ProcessBuilder sentinel = new ProcessBuilder("redis-server", home.resolve("sentinel.conf").toString(), "--sentinel")
-                .redirectErrorStream(true).redirectOutput(home.resolve("sentinel.log").toFile());
-        sentinels.put(port, sentinel.start());
+        HostContainer sentinel = new HostContainer(Docker.REDIS, "sentinel :" + port).listeningOn(port).withFolder(home)
+                .running("redis-server", home.resolve("sentinel.conf").toString(), "--sentinel", "--logfile",
+                        home.resolve("sentinel.log").toString());
+        sentinels.put(port, sentinel);
+        sentinel.start();
         awaitAnswers(port);
-    }
-
-    private Process spawn(int port, String conf) throws IOException {
-        Path home = dir.resolve("node-" + port);
-        return new ProcessBuilder("redis-server", home.resolve(conf).toString()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("redis.log").toFile())).start();
     }
 
     private void awaitAnswers(int port) {
@@ -267,38 +258,21 @@ public final class RedisSentinels implements AutoCloseable {
         throw new IOException("no free port");
     }
 
-    private Process process(int port) {
-        Process node = nodes.get(port);
+    private HostContainer node(int port) {
+        HostContainer node = nodes.get(port);
         if (node == null) {
             throw new IllegalArgumentException("no data node on :" + port + " (nodes: " + nodes.keySet() + ")");
         }
         return node;
     }
 
-    private static void signal(Process process, String signal) throws IOException, InterruptedException {
-        if (new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor() != 0) {
-            throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
-        }
-    }
-
-    /** Stops the Sentinels first (no failover of a master being stopped), then the nodes; the folders go. */
+    /** Removes the Sentinels first (no failover of a master being removed), then the nodes; the folders go. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        List<Process> all = new ArrayList<>(sentinels.values());
+    public void close() throws IOException {
+        List<HostContainer> all = new ArrayList<>(sentinels.values());
         all.addAll(nodes.values());
-        for (Process process : all) {
-            if (process.isAlive()) {
-                process.destroy();
-                try {
-                    signal(process, "-CONT"); // a paused node would not act on the SIGTERM
-                } catch (IOException | IllegalStateException e) {
-                    process.destroyForcibly();
-                }
-                if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
-                    process.waitFor();
-                }
-            }
+        for (HostContainer container : all) {
+            container.stop();
         }
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());

@@ -1,10 +1,10 @@
 package dev.seckill.support;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.awaitility.Awaitility;
@@ -13,25 +13,34 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * A redis-server of a test's own, on a free port, with its data in a folder of its own, so a test can
- * kill it (-9), flush it or restart it without touching the Redis the other tests share. {@code fsync}
- * is the AOF's {@code appendfsync} ({@code always}, {@code everysec}), or null for no persistence at all.
- * It may be a replica of another ({@link #startReplicaOf}), which a test can pause ({@link #pause}).
+ * A Redis of a test's own ({@link Docker#REDIS}, in a {@link HostContainer}) on a free port, with its data in a
+ * folder of its own, so a test can kill it (-9), flush it or restart it without touching the Redis the other tests
+ * share. {@code fsync} is the AOF's {@code appendfsync} ({@code always}, {@code everysec}), or null for no
+ * persistence at all. It may be a replica of another ({@link #startReplicaOf}), which a test can pause
+ * ({@link #pause}).
  */
 public final class RedisServer implements AutoCloseable {
 
-    private final Path dir;
     private final int port;
-    private final String fsync;
-    /** The master's port, or 0 for a master. */
-    private final int masterPort;
-    private Process process;
+    private final HostContainer container;
 
     private RedisServer(Path dir, int port, String fsync, int masterPort) {
-        this.dir = dir;
         this.port = port;
-        this.fsync = fsync;
-        this.masterPort = masterPort;
+        List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1",
+                "--port", Integer.toString(port), "--dir", dir.toString(), "--save", "",
+                "--logfile", dir.resolve("redis.log").toString(),
+                // a replica is sent the data at once, not 5 s later in case another one asks too
+                "--repl-diskless-sync-delay", "0"));
+        if (masterPort > 0) {
+            command.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort)));
+        }
+        if (fsync == null) {
+            command.addAll(List.of("--appendonly", "no"));
+        } else {
+            command.addAll(List.of("--appendonly", "yes", "--appendfsync", fsync));
+        }
+        this.container = new HostContainer(Docker.REDIS, "redis :" + port).listeningOn(port).withFolder(dir)
+                .running(command.toArray(String[]::new));
     }
 
     public static RedisServer start(String fsync) throws IOException {
@@ -51,21 +60,14 @@ public final class RedisServer implements AutoCloseable {
         return replica;
     }
 
-    /** SIGSTOP: the process stays, its connections stay open, it answers nothing and acknowledges nothing. */
-    public void pause() throws IOException, InterruptedException {
-        signal("-STOP");
+    /** {@code docker pause}: it keeps its connections open, answers nothing and acknowledges nothing. */
+    public void pause() {
+        container.pause();
     }
 
-    /** SIGCONT after {@link #pause}: it reads what piled up on its connections. */
-    public void resume() throws IOException, InterruptedException {
-        signal("-CONT");
-    }
-
-    private void signal(String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start();
-        if (kill.waitFor() != 0) {
-            throw new IllegalStateException("kill " + signal + " " + process.pid() + " failed");
-        }
+    /** {@code docker unpause} after {@link #pause}: it reads what piled up on its connections. */
+    public void resume() {
+        container.unpause();
     }
 
     public int port() {
@@ -85,15 +87,15 @@ public final class RedisServer implements AutoCloseable {
                 .map(line -> Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"))).findFirst().orElse(0L);
     }
 
-    /** SIGKILL: nothing flushed on the way out but what the AOF policy already wrote. */
-    public void kill() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor();
+    /** {@code docker kill -s KILL}: nothing flushed on the way out but what the AOF policy already wrote. */
+    public void kill() {
+        container.kill();
     }
 
-    /** Starts again with the same settings and folder: it loads whatever its AOF kept. */
-    public void restart() throws IOException {
-        launch();
+    /** The same container started again: same settings and folder, so it loads whatever its AOF kept. */
+    public void restart() {
+        container.startAgain();
+        awaitAnswers();
     }
 
     /** Redis's id of the running process: a restart changes it. */
@@ -101,42 +103,24 @@ public final class RedisServer implements AutoCloseable {
         return cli("info", "server").lines().filter(line -> line.startsWith("run_id:")).findFirst().orElseThrow().trim();
     }
 
+    /** A command and its answer as redis-cli prints it ({@link RedisCli}); "Could not connect" while it is stopped. */
     public String cli(String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        cli.waitFor();
-        return out;
+        return RedisCli.run(port, List.of(args));
     }
 
-    private void launch() throws IOException {
-        List<String> command = new java.util.ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1",
-                "--port", Integer.toString(port), "--dir", dir.toString(), "--save", ""));
-        if (masterPort > 0) {
-            command.addAll(List.of("--replicaof", "127.0.0.1", Integer.toString(masterPort)));
-        }
-        if (fsync == null) {
-            command.addAll(List.of("--appendonly", "no"));
-        } else {
-            command.addAll(List.of("--appendonly", "yes", "--appendfsync", fsync));
-        }
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis.log").toFile()).start();
+    private void launch() {
+        container.start();
+        awaitAnswers();
+    }
+
+    private void awaitAnswers() {
         Awaitility.await("redis on " + port + " loads its data and answers").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50)).until(() -> "PONG".equals(cli("ping")));
     }
 
+    /** Removes the container (paused or not); the folder stays in the temporary folder, as before a restart. */
     @Override
-    public void close() throws InterruptedException {
-        if (process != null && process.isAlive()) {
-            process.destroy();
-            try {
-                resume(); // a paused server would not act on the SIGTERM
-            } catch (IOException | IllegalStateException e) {
-                process.destroyForcibly();
-            }
-            process.waitFor();
-        }
+    public void close() {
+        container.stop();
     }
 }

@@ -1,29 +1,28 @@
 package dev.seckill.support;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.mysql.MySQLContainer;
-import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.containers.JdbcDatabaseContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.lifecycle.Startables;
 
 /**
  * Where the integration tests find MySQL and Redis, decided once per test JVM:
  * <ol>
  *   <li>{@code SECKILL_TEST_DB_URL} (+ {@code _USER}, {@code _PASSWORD}) and {@code SECKILL_TEST_REDIS_HOST}
  *       ({@code _PORT}) when set;</li>
- *   <li>otherwise servers already listening on 127.0.0.1:3306 and :6379 (or :6380, the cluster's own Redis) (CI and the dev machines run
- *       MariaDB and Redis there), using the database {@code seckill_test} and Redis database 1;</li>
- *   <li>otherwise MySQL 8.4 and Redis 7 in Testcontainers, where Docker runs: one pair per test JVM, kept in
- *       {@link #containers()}. Child processes still get them as the plain properties of {@link #properties()};
- *       the Spring test contexts connect through {@link ContainerConnections}' {@code @ServiceConnection}s.</li>
+ *   <li>otherwise a MariaDB and a Redis of this test JVM's own, started by Testcontainers from the project's images
+ *       ({@link Docker#MARIADB}, {@link Docker#REDIS}, as docker-compose.yml runs them) on the host's network
+ *       ({@link HostContainer}), kept for the whole run: every test class, every Spring test context and every
+ *       instance a test starts uses the same pair. The Spring test contexts connect through
+ *       {@link ContainerConnections}' {@code @ServiceConnection}s; child processes get the plain properties of
+ *       {@link #properties()}.</li>
  * </ol>
  * Tests never share state by accident: each creates its own voucher and shoppers.
  */
@@ -39,7 +38,7 @@ public final class TestServers {
     private static Containers containers;
 
     /** The containers {@link TestServers} started, when it chose Testcontainers. */
-    public record Containers(MySQLContainer mysql, GenericContainer<?> redis) {
+    public record Containers(MariaDb mysql, HostContainer redis) {
     }
 
     private TestServers() {
@@ -74,62 +73,137 @@ public final class TestServers {
             props.put("spring.datasource.password", env("SECKILL_TEST_DB_PASSWORD", ""));
             props.put("spring.data.redis.host", redisHost);
             props.put("spring.data.redis.port", env("SECKILL_TEST_REDIS_PORT", "6379"));
-        } else if (listening(3306) && (listening(6379) || listening(6380))) {
-            // nullDatabaseMeansCurrent: Hibernate's schema validation asks the driver for tables without naming a
-            // database, and Connector/J then lists every database's; a test in the other test JVM dropping its own
-            // database meanwhile failed this JVM's start-up ("Table 'seckill_live_it.flyway_schema_history'
-            // doesn't exist").
-            props.put("spring.datasource.url", "jdbc:mysql://127.0.0.1:3306/" + testDatabase()
-                    + "?createDatabaseIfNotExist=true&nullDatabaseMeansCurrent=true");
-            props.put("spring.datasource.username", "root");
-            props.put("spring.datasource.password", "");
-            props.put("spring.data.redis.host", "127.0.0.1");
-            // A Redis on :6379, else the one scripts/cluster up starts on :6380 (on a fresh machine the
-            // README's first command leaves only that one running)
-            props.put("spring.data.redis.port", listening(6379) ? "6379" : "6380");
-            // not database 0, which the local cluster (scripts/cluster) uses on the same server
+            // servers that other runs may share: not database 0, which a local cluster uses
             props.put("spring.data.redis.database", Integer.toString(fork()));
             if (isMariaDb(props)) {
-                // as scripts/cluster runs it: without the profile, Hibernate takes MariaDB ("5.5.5-10.x") for
-                // MySQL 5.5 and drops the milliseconds of every time it writes
                 props.put("spring.profiles.active", "mariadb");
             }
-        } else if (DockerClientFactory.instance().isDockerAvailable()) {
-            startContainers(props);
         } else {
-            throw new IllegalStateException("The integration tests need MySQL/MariaDB and Redis: none listens on "
-                    + "127.0.0.1:3306/6379, SECKILL_TEST_DB_URL/SECKILL_TEST_REDIS_HOST are not set and Docker "
-                    + "is not available. Start them (see README, 'Running the tests').");
+            startContainers(props);
+            // as docker-compose.yml runs it: without the profile, Hibernate takes MariaDB ("5.5.5-10.x") for
+            // MySQL 5.5 and drops the milliseconds of every time it writes
+            props.put("spring.profiles.active", "mariadb");
         }
         return Map.copyOf(props);
     }
 
-    @SuppressWarnings("resource") // they live as long as the test JVM; Testcontainers' reaper removes them
+    @SuppressWarnings("resource") // they live as long as the test JVM: Testcontainers removes them when it exits
     private static void startContainers(Map<String, String> props) {
-        // withReuse: ContainerConnections declares them as beans of every test context, and Spring Boot stops a
-        // container bean when its context closes unless it is reusable. A context closes mid-run (cache eviction,
-        // @DirtiesContext on ConsumerFailurePolicyIT) while other contexts and child processes still use them.
-        // Unless ~/.testcontainers.properties enables reuse (then they outlive the JVM and the next run takes them
-        // over; the tests cope, as with local servers), Testcontainers only warns and the reaper removes them.
-        MySQLContainer mysql = new MySQLContainer(DockerImageName.parse("mysql:8.4")).withDatabaseName("seckill_test")
-                .withReuse(true);
-        GenericContainer<?> redis = new GenericContainer<>(DockerImageName.parse("redis:7-alpine")).withExposedPorts(6379)
-                .withReuse(true);
-        mysql.start();
-        redis.start();
+        int dbPort;
+        int redisPort;
+        try {
+            dbPort = Nginx.freePort();
+            redisPort = Nginx.freePort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        MariaDb mysql = new MariaDb(dbPort, testDatabase());
+        // no persistence: the shared Redis is never restarted (a test that restarts one starts a RedisServer)
+        HostContainer redis = new HostContainer(Docker.REDIS, "redis :" + redisPort).listeningOn(redisPort)
+                .running("redis-server", "--bind", "127.0.0.1", "--port", Integer.toString(redisPort),
+                        "--save", "", "--appendonly", "no")
+                .waitingFor(Wait.forLogMessage(".*Ready to accept connections.*", 1)).keptForTheRun();
+        // both at once: MariaDB initialises its data folder meanwhile
+        Startables.deepStart(mysql, redis).join();
         containers = new Containers(mysql, redis);
         props.put("spring.datasource.url", mysql.getJdbcUrl());
         props.put("spring.datasource.username", mysql.getUsername());
         props.put("spring.datasource.password", mysql.getPassword());
-        props.put("spring.data.redis.host", redis.getHost());
-        props.put("spring.data.redis.port", String.valueOf(redis.getMappedPort(6379)));
+        props.put("spring.data.redis.host", "127.0.0.1");
+        props.put("spring.data.redis.port", Integer.toString(redisPort));
+    }
+
+    /**
+     * MariaDB 10.11 of {@link Docker#MARIADB}, on a port of its own on 127.0.0.1, with its data in a tmpfs (nothing
+     * here outlives the run, and no test restarts it). Not the image's entrypoint, which makes the deployment's two
+     * accounts from the compose secrets: the tests connect as root without a password, since they create databases
+     * and accounts of their own (a chaos cluster's, {@code DataOnlyAccounts}). A {@code JdbcDatabaseContainer}, so
+     * that Spring Boot's {@code @ServiceConnection} knows it.
+     */
+    public static final class MariaDb extends JdbcDatabaseContainer<MariaDb> {
+
+        private final int port;
+        private final String database;
+
+        MariaDb(int port, String database) {
+            super(Docker.image(Docker.MARIADB));
+            this.port = port;
+            this.database = database;
+            withNetworkMode("host");
+            withImagePullPolicy(imageName -> false);
+            withLabel(Docker.OWNER_LABEL, Docker.OWNER);
+            withTmpFs(Map.of("/var/lib/mysql", "rw"));
+            withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("bash"));
+            withCommand("-c", """
+                    set -e
+                    install -d -o mysql -g mysql /run/mysqld
+                    mariadb-install-db --user=mysql --datadir=/var/lib/mysql --skip-test-db >/dev/null
+                    cat >/run/mysqld/init.sql <<'SQL'
+                    CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '';
+                    GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;
+                    CREATE USER IF NOT EXISTS 'root'@'%%' IDENTIFIED BY '';
+                    GRANT ALL ON *.* TO 'root'@'%%' WITH GRANT OPTION;
+                    SQL
+                    exec mariadbd --user=mysql --bind-address=127.0.0.1 --port=%d --skip-name-resolve \
+                        --max-connections=1000 --innodb-flush-method=fsync --init-file=/run/mysqld/init.sql
+                    """.formatted(port));
+            withStartupTimeoutSeconds(120);
+        }
+
+        /** Kept for the whole run, as {@link HostContainer#keptForTheRun()}. */
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public String getDriverClassName() {
+            return "com.mysql.cj.jdbc.Driver";
+        }
+
+        /**
+         * nullDatabaseMeansCurrent: Hibernate's schema validation asks the driver for tables without naming a
+         * database, and Connector/J then lists every database's; a test dropping its own database meanwhile failed
+         * another context's start-up ("Table 'seckill_live_it.flyway_schema_history' doesn't exist").
+         */
+        @Override
+        public String getJdbcUrl() {
+            return "jdbc:mysql://127.0.0.1:" + port + "/" + database
+                    + "?createDatabaseIfNotExist=true&nullDatabaseMeansCurrent=true";
+        }
+
+        @Override
+        public String getUsername() {
+            return "root";
+        }
+
+        @Override
+        public String getPassword() {
+            return "";
+        }
+
+        @Override
+        protected String getTestQueryString() {
+            return "SELECT 1";
+        }
+
+        @Override
+        public Integer getMappedPort(int originalPort) {
+            return port;
+        }
+
+        @Override
+        public String getHost() {
+            return "127.0.0.1";
+        }
     }
 
     /**
      * Which of failsafe's parallel test JVMs this is (1, 2, ...; {@code seckill.test.fork}, set from
-     * {@code surefire.forkNumber}). Each has a database and a Redis database of its own, so that two JVMs running
-     * at once never see each other's sales; a test that makes a database of its own derives it from this one's
-     * name ({@code seckill_test_2} -> {@code seckill_chaos_x_2}), and pub/sub topics carry the Redis database.
+     * {@code surefire.forkNumber}). In containers each JVM has servers of its own anyway; on servers named by
+     * {@code SECKILL_TEST_DB_URL} and {@code SECKILL_TEST_REDIS_HOST}, which several JVMs share, each has a database
+     * and a Redis database of its own, so that two JVMs running at once never see each other's sales. A test that
+     * makes a database of its own derives it from this one's name ({@code seckill_test_2} ->
+     * {@code seckill_chaos_x_2}).
      */
     static int fork() {
         // SECKILL_TEST_FORK_OFFSET: a second checkout testing on the same servers at the same time takes other numbers
@@ -150,16 +224,7 @@ public final class TestServers {
                 props.get("spring.datasource.username"), props.get("spring.datasource.password"))) {
             return connection.getMetaData().getDatabaseProductVersion().contains("MariaDB");
         } catch (SQLException e) {
-            throw new IllegalStateException("The test database answers on 3306 but cannot be asked its version", e);
-        }
-    }
-
-    private static boolean listening(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
+            throw new IllegalStateException("The test database " + props.get("spring.datasource.url") + " cannot be asked its version", e);
         }
     }
 

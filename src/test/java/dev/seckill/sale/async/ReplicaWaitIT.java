@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The replica opt-in ({@code seckill.redis.wait-replicas}) against a real local replica ({@code --replicaof}),
- * which the tests pause with SIGSTOP: it keeps its connection to the master and acknowledges nothing, as a
+ * which the tests pause (docker pause): it keeps its connection to the master and acknowledges nothing, as a
  * replica stuck behind a slow link or a long pause would.
  * <ul>
  *   <li>the enqueue call: one EVALSHA and no WAIT by default; EVALSHA and WAIT in one batch with the opt-in;
