@@ -127,6 +127,24 @@ class ClusterScriptTest {
                 .doesNotContain("Seckill-Ticket");
     }
 
+    @Test
+    void aRedisClusterIsTheClusterProfileBesideTheOthersAsked() {
+        Run run = bash(Map.of("SECKILL_REDIS_HA", "cluster", "COMPOSE_PROFILES", "metrics"), """
+                echo "PROFILES $(profiles)"
+                """);
+
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("PROFILES metrics,cluster");
+    }
+
+    @Test
+    void anUnknownRedisSetupIsRefusedNamingTheOnesThereAre() {
+        Run run = bash(Map.of("SECKILL_REDIS_HA", "shards"), "echo SOURCED\n");
+
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("SECKILL_REDIS_HA must be 'sentinel' or 'cluster'").doesNotContain("SOURCED");
+    }
+
     record Run(int exit, String output, Duration took) {
     }
 

@@ -34,8 +34,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The platform on a real Redis Cluster: six nodes (three masters with a replica each, AOF fsynced always) in
- * containers, set up as {@code scripts/redis-cluster} sets one up ({@link RedisCluster}), two async instances on it through Redisson's cluster client, each answering
- * 202 only once the voucher's replica has the order ({@code WAIT 1} through the cluster). The two-instance
+ * containers, set up as the {@code cluster} profile of docker-compose.yml sets one up ({@link RedisCluster}), two
+ * async instances on it through Redisson's cluster client, each answering 202 only once the voucher's replica has the order ({@code WAIT 1} through the cluster). The two-instance
  * invariants run unchanged (inherited); then vouchers must land on different masters with every key on that
  * master, sell and reach MySQL from each, orders must go on after a failover, reads must go to masters,
  * and a master that loses its data alone must be noticed.

@@ -161,7 +161,7 @@ class FailoverReplayIT {
         new OrderStream(onMaster, STREAMS, new OrderStates(onMaster)).register(VOUCHER);
 
         accept(purchases, journal, replicated);
-        assertThat(master.cli("wait", "1", "5000")).as("the replica has it").isEqualTo("1");
+        replica.awaitCaughtUpWith(master);
         replica.cli("replicaof", "no", "one");
         for (PurchaseDecision.Order order : lost) {
             accept(purchases, journal, order);

@@ -17,9 +17,9 @@ import org.awaitility.Awaitility;
 
 /**
  * A six-node Redis Cluster of a test's own (three masters, a replica each), six containers of {@link Docker#REDIS}
- * ({@link HostContainer}) with the settings {@code scripts/redis-cluster} gives its nodes (an AOF fsynced before
- * every answer, {@code cluster-node-timeout} 5 s), created as it creates one ({@code redis-cli --cluster create
- * --cluster-replicas 1}), on ports and in a state folder of its own: a new, empty cluster every time, next to
+ * ({@link HostContainer}) with the settings the {@code cluster} profile of docker-compose.yml gives its nodes (an AOF
+ * fsynced before every answer, {@code cluster-node-timeout} 5 s), created as its {@code redis-cluster-create} creates
+ * one ({@code redis-cli --cluster create --cluster-replicas 1}), on ports and in a state folder of its own: a new, empty cluster every time, next to
  * whatever else runs on this machine.
  */
 public final class RedisCluster implements AutoCloseable {

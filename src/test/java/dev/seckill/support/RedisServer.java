@@ -60,6 +60,24 @@ public final class RedisServer implements AutoCloseable {
         return replica;
     }
 
+    /**
+     * Returns once this replica has everything {@code master} wrote so far (its replication offset reached the
+     * master's). Not WAIT from another connection: WAIT waits for that connection's own writes, and a new one has
+     * none, so it answers at once, before the replica may have received anything.
+     */
+    public void awaitCaughtUpWith(RedisServer master) {
+        Awaitility.await("replica on " + port + " caught up with " + master.port).atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20)).until(() -> {
+                    long written = replicationOffset(master.cli("info", "replication"), "master_repl_offset");
+                    return replicationOffset(cli("info", "replication"), "slave_repl_offset") >= written;
+                });
+    }
+
+    private static long replicationOffset(String info, String field) {
+        return info.lines().filter(line -> line.startsWith(field + ":")).findFirst()
+                .map(line -> Long.parseLong(line.substring(field.length() + 1).trim())).orElse(-1L);
+    }
+
     /** {@code docker pause}: it keeps its connections open, answers nothing and acknowledges nothing. */
     public void pause() {
         container.pause();
