@@ -1,26 +1,16 @@
 # shellcheck shell=bash
 #
 # Shared helpers of the scripts: messages under the script's tag, a wait, apt-get installs of the tools a script
-# needs (svc_require_cmd), and db_sql for the database server SECKILL_DB_* names (scripts/beside). Nothing here
-# starts a server. Sourced by scripts/cluster, scripts/test-services, .ci/run and the measuring scripts
+# needs (svc_require_cmd). Nothing here starts a server. Sourced by scripts/cluster, scripts/test-services, .ci/run and the measuring scripts
 # (scripts/lib/docker.sh needs it first); not meant to be executed on its own.
 #
 # Every function checks its own errors and returns non-zero on failure, so the
 # helpers behave the same whether or not the caller runs with `set -e` (and even
 # when they are called inside an `if`, where bash ignores `set -e`).
 #
-# Settings (environment, with defaults):
-#   SECKILL_REDIS_HOST (127.0.0.1)   SECKILL_REDIS_PORT (6379)    a Redis scripts/bench reads directly
-#   SECKILL_DB_HOST    (127.0.0.1)   SECKILL_DB_PORT    (3306)
-#   SECKILL_DB_USER    (root)        SECKILL_DB_PASSWORD (empty)
+# Setting (environment):
 #   SVC_TAG            prefix of the messages, e.g. "[cluster]"
 
-: "${SECKILL_REDIS_HOST:=127.0.0.1}"
-: "${SECKILL_REDIS_PORT:=6379}"
-: "${SECKILL_DB_HOST:=127.0.0.1}"
-: "${SECKILL_DB_PORT:=3306}"
-: "${SECKILL_DB_USER:=root}"
-: "${SECKILL_DB_PASSWORD:=}"
 : "${SVC_TAG:=[services]}"
 
 svc_log() { printf '%s %s\n' "$SVC_TAG" "$*"; }
@@ -78,17 +68,4 @@ svc_require_cmd() {
     command -v "$1" >/dev/null 2>&1 && return 0
     svc_apt_install "$2" || return 1
     command -v "$1" >/dev/null 2>&1 || { svc_err "$2 installed but '$1' still not found"; return 1; }
-}
-
-# ----------------------------------------------------------------------- MariaDB
-
-# db_client: prints the command-line client (mariadb, else mysql).
-db_client() {
-    if command -v mariadb >/dev/null 2>&1; then echo mariadb; else echo mysql; fi
-}
-
-# db_sql SQL : run SQL over TCP with the configured account; prints rows tab-separated.
-db_sql() {
-    MYSQL_PWD="$SECKILL_DB_PASSWORD" "$(db_client)" --protocol=TCP --connect-timeout=5 \
-        -h"$SECKILL_DB_HOST" -P"$SECKILL_DB_PORT" -u"$SECKILL_DB_USER" -N -B -e "$1"
 }
