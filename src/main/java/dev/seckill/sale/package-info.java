@@ -19,4 +19,7 @@
  * bounded, never a shopper) and the pending backlog's gauges ({@link dev.seckill.sale.PendingBacklog}). Owns no table,
  * key or script: it uses those of salestate, order and voucher.
  */
+@Owns(redisKeys = "seckill:sold-out:", scripts = "sale/buying/purchase.lua")
 package dev.seckill.sale;
+
+import dev.seckill.Owns;

@@ -3,7 +3,7 @@
  * ({@link dev.seckill.salestate.VoucherKeys}, each with a {@code {voucherId}} hash tag so scripts run on Redis
  * Cluster) and every script, loaded once and run by EVALSHA.
  * <ul>
- *   <li>the purchase decision of both paths ({@link dev.seckill.salestate.PurchaseDecision}, {@code purchase.lua}), which
+ *   <li>the purchase decision of both paths ({@link dev.seckill.sale.buying.PurchaseDecision}, {@code purchase.lua}), which
  *       spends a shopper's purchase ticket, and the tickets themselves ({@code TicketStore}, {@code ticket-issue.lua});</li>
  *   <li>the stock counter, the reset fence and the sold-out flags every instance keeps in memory, kept in step
  *       over pub/sub ({@code StockCache}, {@code SoldOutFlags}, {@code stock-*.lua});</li>
@@ -20,8 +20,8 @@
  * </ul>
  * Owns no table: the order and voucher modules own MySQL.
  */
-@Owns(redisKeys = {"seckill:{", "seckill:order-streams", "seckill:sync-unit-vouchers", "seckill:sold-out:",
-        "seckill:lock:"}, scripts = {"purchase.lua", "stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
+@Owns(redisKeys = {"seckill:{", "seckill:order-streams", "seckill:sync-unit-vouchers",
+        "seckill:lock:"}, scripts = {"stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
         "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "seckill-ack.lua",
         "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua", "unit-return.lua",
         "unit-return-mark.lua", "ticket-issue.lua", "failover-replay.lua"})

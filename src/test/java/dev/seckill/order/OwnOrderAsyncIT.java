@@ -7,8 +7,8 @@ import java.util.Map;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.salestate.SeckillLocks;
-import dev.seckill.sale.async.OrderEnqueue;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.OrderEnqueue;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.OrderWritesHolder;

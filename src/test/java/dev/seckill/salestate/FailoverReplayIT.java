@@ -1,5 +1,7 @@
 package dev.seckill.salestate;
 
+import dev.seckill.sale.buying.PurchaseDecision;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

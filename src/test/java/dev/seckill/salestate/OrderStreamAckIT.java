@@ -1,11 +1,13 @@
 package dev.seckill.salestate;
 
+import dev.seckill.sale.buying.PurchaseDecision;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.seckill.salestate.PurchaseDecision.Keeping;
-import dev.seckill.salestate.PurchaseDecision.Order;
+import dev.seckill.sale.buying.PurchaseDecision.Keeping;
+import dev.seckill.sale.buying.PurchaseDecision.Order;
 import dev.seckill.support.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

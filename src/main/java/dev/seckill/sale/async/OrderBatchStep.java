@@ -16,7 +16,7 @@ import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.sale.async.OrderFailurePolicy.Decision;
 import dev.seckill.salestate.ConsumerStream;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.sale.buying.SoldOutFlags;
 import org.springframework.stereotype.Component;
 
 /**

@@ -25,11 +25,11 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.redis")
-record ReplicaSettings(@Min(0) @Max(16) Integer waitReplicas,
+public record ReplicaSettings(@Min(0) @Max(16) Integer waitReplicas,
         @NotNull @DefaultValue("500ms") Duration waitTimeout) {
 
     /** What is waited for on this deployment: {@code waitReplicas}, or the default for it when unset. */
-    int replicasToWaitFor(boolean failsOver) {
+    public int replicasToWaitFor(boolean failsOver) {
         if (waitReplicas != null) {
             return waitReplicas;
         }

@@ -11,7 +11,7 @@ import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.salestate.BuyerIndex;
 import dev.seckill.salestate.OrderStream;
-import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.sale.buying.SoldOutFlags;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
 import dev.seckill.salestate.UnitReturns;

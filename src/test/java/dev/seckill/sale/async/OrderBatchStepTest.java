@@ -18,7 +18,7 @@ import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.order.OrderLookup.Found;
 import dev.seckill.salestate.OrderBacklogs.Reading;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.sale.buying.SoldOutFlags;
 import dev.seckill.salestate.StreamSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;

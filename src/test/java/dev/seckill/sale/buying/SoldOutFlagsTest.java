@@ -1,4 +1,4 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.buying;
 
 import java.time.Duration;
 import java.util.ArrayList;

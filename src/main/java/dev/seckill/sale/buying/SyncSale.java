@@ -1,4 +1,4 @@
-package dev.seckill.sale.sync;
+package dev.seckill.sale.buying;
 
 import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.Sale;
@@ -17,12 +17,13 @@ import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
-import dev.seckill.sale.internal.SaleAnswers;
-import dev.seckill.sale.internal.TicketAdmission;
-import dev.seckill.salestate.PurchaseDecision.Tickets;
-import dev.seckill.salestate.PurchaseDecision.Decision;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.PurchaseDecision.Keeping;
+import dev.seckill.sale.buying.PurchaseDecision.Order;
+import dev.seckill.sale.buying.PurchaseDecision.Tickets;
+import dev.seckill.sale.buying.PurchaseDecision.Decision;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
 import dev.seckill.voucher.SaleWindowCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ class SyncSale implements Sale {
 
     private final SaleWindowCache windows;
     private final StockCache stock;
+    private final PurchaseDecision purchases;
+    private final SyncUnits units;
     private final StreamReconciler reconciler;
     private final SeckillLocks locks;
     private final OrderWriter writer;
@@ -55,12 +58,14 @@ class SyncSale implements Sale {
     private final Clock clock;
     private final TicketAdmission admission;
 
-    SyncSale(SaleWindowCache windows, StockCache stock, StreamReconciler reconciler, SeckillLocks locks,
-            OrderWriter writer, OrderQueries orders, ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters,
-            Clock clock, TicketAdmission admission) {
+    SyncSale(SaleWindowCache windows, StockCache stock, PurchaseDecision purchases, SyncUnits units,
+            StreamReconciler reconciler, SeckillLocks locks, OrderWriter writer, OrderQueries orders,
+            ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters, Clock clock, TicketAdmission admission) {
         this.admission = admission;
         this.windows = windows;
         this.stock = stock;
+        this.purchases = purchases;
+        this.units = units;
         this.reconciler = reconciler;
         this.locks = locks;
         this.writer = writer;
@@ -148,14 +153,24 @@ class SyncSale implements Sale {
     }
 
     private Decision takeCachedStock(long voucherId, long shopperId, long orderId, Tickets tickets, String ticket) {
-        Decision taken = stock.take(voucherId, shopperId, orderId, clock.millis(), tickets, ticket);
+        Decision taken = take(voucherId, shopperId, orderId, tickets, ticket);
         if (taken.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the counter (restart, eviction): rebuild it and the buyer set from MySQL,
             // the same way as the async path (once, under the voucher's lock), then try again.
             reconciler.reconcileIfMissing(voucherId);
-            taken = stock.take(voucherId, shopperId, orderId, clock.millis(), tickets, ticket);
+            taken = take(voucherId, shopperId, orderId, tickets, ticket);
         }
         return taken;
+    }
+
+    /**
+     * Takes a unit for the request that will commit as {@code orderId}, held under it with the request's clock, once
+     * the sweepers know the voucher. Sent twice (a lost reply), it takes one unit. With tickets asked, it also spends
+     * the shopper's {@code ticket}, or takes nothing ({@code NO_TICKET}).
+     */
+    private Decision take(long voucherId, long shopperId, long orderId, Tickets tickets, String ticket) {
+        units.registerOnce(voucherId);
+        return purchases.decide(voucherId, Keeping.HOLD, tickets, new Order(shopperId, orderId, clock.millis(), ticket));
     }
 
     @Override

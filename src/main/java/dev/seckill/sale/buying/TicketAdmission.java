@@ -1,10 +1,10 @@
-package dev.seckill.sale.internal;
+package dev.seckill.sale.buying;
 
 import java.util.regex.Pattern;
 
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
-import dev.seckill.salestate.PurchaseDecision.Tickets;
+import dev.seckill.sale.buying.PurchaseDecision.Tickets;
 import dev.seckill.ticket.TicketSettings;
 import org.springframework.stereotype.Component;
 
@@ -14,7 +14,7 @@ import org.springframework.stereotype.Component;
  * the purchase script, in the call that takes the unit.
  */
 @Component
-public class TicketAdmission {
+class TicketAdmission {
 
     /** Tickets are 24 characters of URL-safe base64 (dev.seckill.ticket); anything far from that is not one. */
     private static final Pattern TICKET_LIKE = Pattern.compile("[A-Za-z0-9_-]{1,64}");

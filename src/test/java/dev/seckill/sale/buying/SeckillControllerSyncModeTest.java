@@ -1,4 +1,4 @@
-package dev.seckill.sale.web;
+package dev.seckill.sale.buying;
 
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.PlacedOrder;

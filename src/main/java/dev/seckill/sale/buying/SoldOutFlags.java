@@ -1,4 +1,12 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.buying;
+
+import dev.seckill.salestate.StockSettings;
+
+import dev.seckill.salestate.StockCache;
+
+import dev.seckill.salestate.RedisDatabase;
+
+import dev.seckill.salestate.StockCounterWritten;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;

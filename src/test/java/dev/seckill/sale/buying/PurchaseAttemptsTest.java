@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
 
 import java.net.ConnectException;
 import java.time.Duration;

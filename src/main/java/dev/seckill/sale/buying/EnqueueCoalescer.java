@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongConsumer;
 
-import dev.seckill.salestate.PurchaseDecision.Order;
+import dev.seckill.sale.buying.PurchaseDecision.Order;
 import org.redisson.client.RedisTimeoutException;
 
 /**

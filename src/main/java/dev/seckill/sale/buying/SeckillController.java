@@ -1,4 +1,4 @@
-package dev.seckill.sale.web;
+package dev.seckill.sale.buying;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

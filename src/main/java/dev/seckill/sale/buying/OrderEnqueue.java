@@ -1,4 +1,6 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
+
+import dev.seckill.sale.async.ReplicaSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,10 +11,9 @@ import java.util.concurrent.CompletionStage;
 
 import dev.seckill.AsyncMode;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.salestate.PurchaseDecision.Decision;
-import dev.seckill.salestate.PurchaseDecision.Keeping;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
-import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.sale.buying.PurchaseDecision.Decision;
+import dev.seckill.sale.buying.PurchaseDecision.Keeping;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.RedisDeployment;
 import dev.seckill.salestate.AcceptedOrdersJournal;
 import dev.seckill.salestate.FailoverReplay;

@@ -1,6 +1,9 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.buying;
 
 import dev.seckill.platform.LuaScript;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
+import dev.seckill.salestate.VoucherKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +21,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class PurchaseDecision {
 
+    static final String SCRIPT = "sale/buying/purchase.lua";
+
     private final LuaScript purchase;
     /**
      * The same script for the asynchronous calls, which Redisson sends once ({@link LuaScript#sentOnce}): their
@@ -28,8 +33,8 @@ public class PurchaseDecision {
     private final LuaScript purchaseOnce;
 
     public PurchaseDecision(RedissonClient redisson) {
-        this.purchase = new LuaScript(redisson, "purchase.lua");
-        this.purchaseOnce = LuaScript.sentOnce(redisson, "purchase.lua");
+        this.purchase = new LuaScript(redisson, SCRIPT);
+        this.purchaseOnce = LuaScript.sentOnce(redisson, SCRIPT);
     }
 
     /** What an accepted order leaves in Redis. */

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
 
 import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.Sale;
@@ -12,14 +12,10 @@ import dev.seckill.AsyncMode;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.order.OrderQueries;
-import dev.seckill.sale.async.OrderEnqueue;
 import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Refusal;
-import dev.seckill.sale.internal.SaleAnswers;
-import dev.seckill.sale.internal.TicketAdmission;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
-import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.voucher.SaleWindowCache;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Service;

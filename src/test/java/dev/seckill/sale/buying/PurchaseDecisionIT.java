@@ -1,4 +1,8 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.buying;
+
+import dev.seckill.salestate.TicketStore;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -6,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.seckill.salestate.PurchaseDecision.Decision;
-import dev.seckill.salestate.PurchaseDecision.Keeping;
-import dev.seckill.salestate.PurchaseDecision.Order;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.PurchaseDecision.Decision;
+import dev.seckill.sale.buying.PurchaseDecision.Keeping;
+import dev.seckill.sale.buying.PurchaseDecision.Order;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.support.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,4 +1,6 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
+
+import dev.seckill.sale.async.ReplicaSettings;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,10 +11,9 @@ import java.util.concurrent.TimeUnit;
 import dev.seckill.SeckillSettings;
 import dev.seckill.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.salestate.PurchaseDecision.Decision;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.PurchaseDecision.Decision;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.AcceptedOrdersJournal;
-import dev.seckill.salestate.PurchaseDecision;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api;
 import dev.seckill.support.Instances;
@@ -47,7 +48,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReplicaWaitIT {
 
     private static final OrderEnqueue.Enqueue CONFIRMED = new OrderEnqueue.Enqueue(Decision.of(Outcome.ACCEPTED), false);
-
 
     static final Duration WAIT = Duration.ofSeconds(2);
     static final String DB_URL = TestServers.properties().get("spring.datasource.url")

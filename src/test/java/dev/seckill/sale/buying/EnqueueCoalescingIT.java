@@ -1,4 +1,6 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
+
+import dev.seckill.sale.async.ReplicaSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +17,8 @@ import java.util.stream.Collectors;
 import dev.seckill.SeckillSettings;
 import dev.seckill.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.AcceptedOrdersJournal;
-import dev.seckill.salestate.PurchaseDecision;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.RedisServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

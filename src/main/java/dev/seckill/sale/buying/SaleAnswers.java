@@ -1,4 +1,4 @@
-package dev.seckill.sale.internal;
+package dev.seckill.sale.buying;
 
 import java.util.OptionalLong;
 import java.util.function.Supplier;
@@ -6,13 +6,13 @@ import java.util.function.Supplier;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.PlacedOrder;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 
 /**
  * The answers both order paths give the same way, decided once: the same situation gets the same answer in
  * either mode (PurchaseRefusals runs one suite against each).
  */
-public final class SaleAnswers {
+final class SaleAnswers {
 
     private SaleAnswers() {
     }

@@ -1,4 +1,4 @@
-package dev.seckill.sale.sync;
+package dev.seckill.sale.buying;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -10,12 +10,11 @@ import dev.seckill.order.OrderWriter;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.sale.internal.TicketAdmission;
 import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.salestate.HeldLock;
-import dev.seckill.salestate.PurchaseDecision;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.SyncUnits;
 import dev.seckill.voucher.SaleWindow;
 import dev.seckill.voucher.SaleWindowCache;
 import org.junit.jupiter.api.Test;
@@ -47,8 +46,9 @@ class SyncSaleTest {
     final SeckillLocks locks = mock(SeckillLocks.class);
     final OrderWriter writer = mock(OrderWriter.class);
     final IdGenerator ids = mock(IdGenerator.class);
-    final SyncSale sale = new SyncSale(windows, stock, mock(StreamReconciler.class), locks, writer,
-            mock(OrderQueries.class), mock(ShopperRateLimits.class), ids, mock(SaleMeters.class),
+    final PurchaseDecision purchases = mock(PurchaseDecision.class);
+    final SyncSale sale = new SyncSale(windows, stock, purchases, mock(SyncUnits.class), mock(StreamReconciler.class),
+            locks, writer, mock(OrderQueries.class), mock(ShopperRateLimits.class), ids, mock(SaleMeters.class),
             Clock.fixed(NOW, ZoneOffset.UTC), mock(TicketAdmission.class));
 
     @Test
@@ -57,7 +57,7 @@ class SyncSaleTest {
         given(locks.lockShopper(VOUCHER, SHOPPER)).willReturn(mock(HeldLock.class));
         given(locks.lockVoucher(VOUCHER)).willReturn(mock(HeldLock.class));
         given(ids.next()).willReturn(ORDER);
-        given(stock.take(eq(VOUCHER), eq(SHOPPER), eq(ORDER), anyLong(), any(), any()))
+        given(purchases.decide(eq(VOUCHER), eq(PurchaseDecision.Keeping.HOLD), any(), any()))
                 .willReturn(PurchaseDecision.Decision.of(PurchaseDecision.Outcome.ACCEPTED));
         willThrow(new RedisTimeoutException("no answer")).given(stock).addBuyer(VOUCHER, SHOPPER, ORDER);
 

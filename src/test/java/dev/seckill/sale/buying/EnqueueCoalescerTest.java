@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.buying;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -6,9 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import dev.seckill.salestate.PurchaseDecision.Decision;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
-import dev.seckill.salestate.PurchaseDecision;
+import dev.seckill.sale.buying.PurchaseDecision.Decision;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import org.junit.jupiter.api.Test;
 import org.redisson.client.RedisTimeoutException;
 
