@@ -14,8 +14,7 @@
  * each instance found when it replayed its journal of accepted orders into the new master) and
  * {@code redis_watcher} (the instances watching now).
  */
-@Owns(tables = {"redis_epoch", "redis_data_loss", "redis_topology", "redis_failover", "redis_failover_replay",
-        "redis_watcher"}, redisKeys = "seckill:epoch")
+@Owns(tables = {"redis_epoch", "redis_data_loss"}, redisKeys = "seckill:epoch")
 package dev.seckill.durability;
 
 import dev.seckill.Owns;

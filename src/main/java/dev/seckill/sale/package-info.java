@@ -19,7 +19,8 @@
  * bounded, never a shopper) and the pending backlog's gauges ({@link dev.seckill.sale.PendingBacklog}). Owns no table,
  * key or script: it uses those of salestate, order and voucher.
  */
-@Owns(redisKeys = "seckill:sold-out:", scripts = "sale/buying/purchase.lua")
+@Owns(tables = {"redis_topology", "redis_failover", "redis_failover_replay", "redis_watcher"},
+        redisKeys = "seckill:sold-out:", scripts = {"sale/buying/purchase.lua", "sale/failover/failover-replay.lua"})
 package dev.seckill.sale;
 
 import dev.seckill.Owns;

@@ -38,7 +38,7 @@ public class OrderStream implements ConsumerStream {
     private final LuaScript fail;
     private final LuaScript failDuplicate;
 
-    OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states) {
+    public OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states) {
         this.redisson = redisson;
         this.settings = settings;
         this.states = states;

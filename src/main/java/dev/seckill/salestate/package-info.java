@@ -24,7 +24,7 @@
         "seckill:lock:"}, scripts = {"stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
         "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "seckill-ack.lua",
         "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua", "unit-return.lua",
-        "unit-return-mark.lua", "ticket-issue.lua", "failover-replay.lua"})
+        "unit-return-mark.lua", "ticket-issue.lua"})
 package dev.seckill.salestate;
 
 import dev.seckill.Owns;

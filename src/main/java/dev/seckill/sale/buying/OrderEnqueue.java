@@ -1,6 +1,6 @@
 package dev.seckill.sale.buying;
 
-import dev.seckill.sale.async.ReplicaSettings;
+import dev.seckill.sale.failover.ReplicaSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,9 +14,9 @@ import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.buying.PurchaseDecision.Decision;
 import dev.seckill.sale.buying.PurchaseDecision.Keeping;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
-import dev.seckill.salestate.RedisDeployment;
-import dev.seckill.salestate.AcceptedOrdersJournal;
-import dev.seckill.salestate.FailoverReplay;
+import dev.seckill.sale.failover.RedisDeployment;
+import dev.seckill.sale.failover.AcceptedOrdersJournal;
+import dev.seckill.sale.failover.FailoverReplay;
 import dev.seckill.ticket.TicketSettings;
 import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;

@@ -1,6 +1,6 @@
 package dev.seckill.sale.buying;
 
-import dev.seckill.sale.async.ReplicaSettings;
+import dev.seckill.sale.failover.ReplicaSettings;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import dev.seckill.SeckillSettings;
 import dev.seckill.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
-import dev.seckill.salestate.AcceptedOrdersJournal;
+import dev.seckill.sale.failover.AcceptedOrdersJournal;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.RedisServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -1,4 +1,6 @@
-package dev.seckill.durability;
+package dev.seckill.sale.failover;
+
+import dev.seckill.durability.DurabilitySettings;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -17,8 +19,6 @@ import dev.seckill.InstanceIdentity;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.platform.PeriodicTask;
 import dev.seckill.platform.ShutdownOrder;
-import dev.seckill.salestate.AcceptedOrdersJournal;
-import dev.seckill.salestate.FailoverReplay;
 import dev.seckill.voucher.VoucherStock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,4 +1,6 @@
-package dev.seckill.durability;
+package dev.seckill.sale.failover;
+
+import dev.seckill.durability.DurabilitySettings;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -11,8 +13,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.seckill.InstanceIdentity;
-import dev.seckill.salestate.AcceptedOrdersJournal;
-import dev.seckill.salestate.FailoverReplay;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,9 @@
-package dev.seckill.durability;
+package dev.seckill.sale.failover;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.seckill.salestate.FailoverReplay;
 import dev.seckill.support.ContainerConnections;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

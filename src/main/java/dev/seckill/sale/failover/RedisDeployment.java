@@ -1,4 +1,4 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.failover;
 
 import org.redisson.api.RedissonClient;
 

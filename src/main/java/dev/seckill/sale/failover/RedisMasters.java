@@ -1,4 +1,4 @@
-package dev.seckill.durability;
+package dev.seckill.sale.failover;
 
 import java.net.InetSocketAddress;
 import java.util.Collection;

@@ -1,4 +1,8 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.failover;
+
+import dev.seckill.salestate.OrderStream;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +49,7 @@ public class FailoverReplay {
     FailoverReplay(RedissonClient redisson, AcceptedOrdersJournal journal, OrderStream streams, Duration journalWindow) {
         this.journal = journal;
         this.journalWindow = journalWindow;
-        this.replay = new LuaScript(redisson, "failover-replay.lua");
+        this.replay = new LuaScript(redisson, "sale/failover/failover-replay.lua");
         this.streams = streams;
     }
 

@@ -1,4 +1,4 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.failover;
 
 import dev.seckill.sale.buying.PurchaseDecision;
 

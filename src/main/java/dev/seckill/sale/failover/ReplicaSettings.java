@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.failover;
 
 import java.time.Duration;
 

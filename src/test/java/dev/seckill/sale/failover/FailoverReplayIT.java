@@ -1,4 +1,12 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.failover;
+
+import dev.seckill.salestate.OrderStates;
+
+import dev.seckill.salestate.StreamSettings;
+
+import dev.seckill.salestate.OrderStream;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import dev.seckill.sale.buying.PurchaseDecision;
 

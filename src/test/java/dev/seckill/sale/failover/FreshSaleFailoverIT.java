@@ -1,4 +1,6 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.failover;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import java.time.Duration;
 import java.util.ArrayList;
