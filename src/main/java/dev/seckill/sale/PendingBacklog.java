@@ -1,6 +1,6 @@
 package dev.seckill.sale;
 
-import dev.seckill.sale.async.Ticker;
+import dev.seckill.sale.stream.Ticker;
 
 import java.time.Clock;
 import java.util.Collection;

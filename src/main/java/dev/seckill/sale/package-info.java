@@ -20,7 +20,8 @@
  * key or script: it uses those of salestate, order and voucher.
  */
 @Owns(tables = {"redis_topology", "redis_failover", "redis_failover_replay", "redis_watcher"},
-        redisKeys = "seckill:sold-out:", scripts = {"sale/buying/purchase.lua", "sale/failover/failover-replay.lua"})
+        redisKeys = "seckill:sold-out:", scripts = {"sale/buying/purchase.lua", "sale/stream/seckill-ack.lua",
+        "sale/stream/seckill-fail.lua", "sale/stream/seckill-fail-duplicate.lua", "sale/failover/failover-replay.lua"})
 package dev.seckill.sale;
 
 import dev.seckill.Owns;

@@ -22,8 +22,7 @@
  */
 @Owns(redisKeys = {"seckill:{", "seckill:order-streams", "seckill:sync-unit-vouchers",
         "seckill:lock:"}, scripts = {"stock-return.lua", "stock-rebase.lua", "stock-fence.lua",
-        "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "seckill-ack.lua",
-        "seckill-fail.lua", "seckill-fail-duplicate.lua", "shopper-order.lua", "unit-return.lua",
+        "stock-reset.lua", "stock-unfence.lua", "sync-unit-settle.lua", "sync-unit-return.lua", "shopper-order.lua", "unit-return.lua",
         "unit-return-mark.lua", "ticket-issue.lua"})
 package dev.seckill.salestate;
 

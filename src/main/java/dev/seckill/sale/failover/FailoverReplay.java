@@ -1,6 +1,6 @@
 package dev.seckill.sale.failover;
 
-import dev.seckill.salestate.OrderStream;
+import dev.seckill.sale.stream.OrderStream;
 
 import dev.seckill.salestate.VoucherKeys;
 

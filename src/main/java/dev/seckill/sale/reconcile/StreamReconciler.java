@@ -10,7 +10,7 @@ import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.salestate.BuyerIndex;
-import dev.seckill.salestate.OrderStream;
+import dev.seckill.sale.stream.OrderStream;
 import dev.seckill.sale.buying.SoldOutFlags;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;

@@ -2,9 +2,9 @@ package dev.seckill.sale.failover;
 
 import dev.seckill.salestate.OrderStates;
 
-import dev.seckill.salestate.StreamSettings;
+import dev.seckill.sale.stream.StreamSettings;
 
-import dev.seckill.salestate.OrderStream;
+import dev.seckill.sale.stream.OrderStream;
 
 import dev.seckill.salestate.VoucherKeys;
 

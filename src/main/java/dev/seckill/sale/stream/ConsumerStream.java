@@ -1,4 +1,6 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.stream;
+
+import dev.seckill.salestate.QueuedOrder;
 
 import java.util.Collection;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 /**
  * What one voucher's stream needs next from one consumer thread: its timers, all on the monotonic

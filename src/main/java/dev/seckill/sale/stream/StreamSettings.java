@@ -1,4 +1,4 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.stream;
 
 import java.time.Duration;
 

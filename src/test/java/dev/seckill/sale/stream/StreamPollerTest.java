@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,10 +8,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
-import dev.seckill.sale.async.StreamPoller.BatchHandler;
-import dev.seckill.sale.async.StreamPoller.Outcome;
+import dev.seckill.sale.stream.StreamPoller.BatchHandler;
+import dev.seckill.sale.stream.StreamPoller.Outcome;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.StreamSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

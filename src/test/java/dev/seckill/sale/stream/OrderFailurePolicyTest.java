@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import dev.seckill.order.OrderLookup;
 
@@ -9,10 +9,9 @@ import java.util.Optional;
 import com.mysql.cj.jdbc.exceptions.MySQLTimeoutException;
 import com.mysql.cj.jdbc.exceptions.SQLError;
 import dev.seckill.order.OrderBatchWriter;
-import dev.seckill.sale.async.OrderFailurePolicy.Decision;
+import dev.seckill.sale.stream.OrderFailurePolicy.Decision;
 import dev.seckill.order.OrderLookup.Found;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.StreamSettings;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.seckill.salestate.ConsumerStream;
 import dev.seckill.salestate.QueuedOrder;
 import org.redisson.client.RedisConnectionException;
 import org.redisson.client.RedisException;

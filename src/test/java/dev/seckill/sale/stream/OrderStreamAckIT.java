@@ -1,4 +1,10 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.stream;
+
+import dev.seckill.salestate.OrderStates;
+
+import dev.seckill.salestate.QueuedOrder;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import dev.seckill.sale.buying.PurchaseDecision;
 

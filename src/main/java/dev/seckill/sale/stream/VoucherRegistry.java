@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -6,7 +6,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
-import dev.seckill.salestate.ConsumerStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 /**
  * A monotonic time source for the consumer's timers (polling, claiming, retry-later, back-off). Never

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import dev.seckill.order.OrderLookup;
 
@@ -8,10 +8,8 @@ import java.util.Optional;
 import dev.seckill.AsyncMode;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
-import dev.seckill.sale.async.FailureClassifier.Failure;
-import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.sale.stream.FailureClassifier.Failure;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.StreamSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;

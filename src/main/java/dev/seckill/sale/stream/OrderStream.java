@@ -1,4 +1,10 @@
-package dev.seckill.salestate;
+package dev.seckill.sale.stream;
+
+import dev.seckill.salestate.OrderStates;
+
+import dev.seckill.salestate.QueuedOrder;
+
+import dev.seckill.salestate.VoucherKeys;
 
 import dev.seckill.platform.LuaScript;
 
@@ -42,9 +48,9 @@ public class OrderStream implements ConsumerStream {
         this.redisson = redisson;
         this.settings = settings;
         this.states = states;
-        this.ack = new LuaScript(redisson, "seckill-ack.lua");
-        this.fail = new LuaScript(redisson, "seckill-fail.lua");
-        this.failDuplicate = new LuaScript(redisson, "seckill-fail-duplicate.lua");
+        this.ack = new LuaScript(redisson, "sale/stream/seckill-ack.lua");
+        this.fail = new LuaScript(redisson, "sale/stream/seckill-fail.lua");
+        this.failDuplicate = new LuaScript(redisson, "sale/stream/seckill-fail-duplicate.lua");
     }
 
     /** Makes the voucher's stream known to every consumer, with its group (never a NOGROUP error). */
@@ -163,9 +169,15 @@ public class OrderStream implements ConsumerStream {
         List<QueuedOrder> orders = new ArrayList<>(messages.size());
         messages.forEach((id, fields) -> {
             if (fields != null && fields.containsKey("order")) {
-                orders.add(QueuedOrder.of(voucherId, id.toString(), fields));
+                orders.add(queued(voucherId, id.toString(), fields));
             }
         });
         return orders;
+    }
+
+    /** A stream message's fields, as the purchase script writes them. */
+    private static QueuedOrder queued(long voucherId, String messageId, Map<String, String> fields) {
+        return new QueuedOrder(messageId, voucherId, Long.parseLong(fields.get("order")),
+                Long.parseLong(fields.get("shopper")), Long.parseLong(fields.get("at")));
     }
 }

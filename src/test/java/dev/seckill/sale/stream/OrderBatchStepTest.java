@@ -1,4 +1,6 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
+
+import dev.seckill.salestate.OrderBacklogs;
 
 import dev.seckill.order.OrderLookup;
 import dev.seckill.sale.PendingBacklog;
@@ -19,7 +21,6 @@ import dev.seckill.order.OrderLookup.Found;
 import dev.seckill.salestate.OrderBacklogs.Reading;
 import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.sale.buying.SoldOutFlags;
-import dev.seckill.salestate.StreamSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import dev.seckill.sale.PendingBacklog;
 
@@ -13,8 +13,7 @@ import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.order.OrderBatchWriter.NewOrder;
 import dev.seckill.order.OrderBatchWriter;
-import dev.seckill.sale.async.OrderFailurePolicy.Decision;
-import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.sale.stream.OrderFailurePolicy.Decision;
 import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.sale.buying.SoldOutFlags;
 import org.springframework.stereotype.Component;

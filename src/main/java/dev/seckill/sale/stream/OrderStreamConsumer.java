@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -8,8 +8,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.AsyncMode;
-import dev.seckill.salestate.ConsumerStream;
-import dev.seckill.salestate.StreamSettings;
 import dev.seckill.platform.ShutdownOrder;
 import dev.seckill.voucher.SaleWindowCache;
 import org.slf4j.Logger;

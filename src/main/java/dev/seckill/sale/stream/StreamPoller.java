@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,9 +8,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
 
-import dev.seckill.salestate.ConsumerStream;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.salestate.StreamSettings;
 
 /**
  * One consumer thread's reading of the voucher streams: which vouchers to read, its own unacknowledged

@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.net.http.HttpClient;
 import java.time.Duration;

@@ -1,7 +1,6 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import dev.seckill.AsyncMode;
-import dev.seckill.salestate.OrderStream;
 import dev.seckill.voucher.VoucherStockChanged;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;

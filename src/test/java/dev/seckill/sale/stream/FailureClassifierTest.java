@@ -1,4 +1,4 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import dev.seckill.order.OrderBatchWriter;
 import java.sql.BatchUpdateException;
@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 
 import com.mysql.cj.jdbc.exceptions.MySQLTimeoutException;
 import com.mysql.cj.jdbc.exceptions.SQLError;
-import dev.seckill.sale.async.FailureClassifier.Failure;
+import dev.seckill.sale.stream.FailureClassifier.Failure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,10 +28,10 @@ import org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 
-import static dev.seckill.sale.async.FailureClassifier.Failure.CONTENTION;
-import static dev.seckill.sale.async.FailureClassifier.Failure.ORDER_FAULT;
-import static dev.seckill.sale.async.FailureClassifier.Failure.OUTAGE;
-import static dev.seckill.sale.async.FailureClassifier.Failure.UNKNOWN;
+import static dev.seckill.sale.stream.FailureClassifier.Failure.CONTENTION;
+import static dev.seckill.sale.stream.FailureClassifier.Failure.ORDER_FAULT;
+import static dev.seckill.sale.stream.FailureClassifier.Failure.OUTAGE;
+import static dev.seckill.sale.stream.FailureClassifier.Failure.UNKNOWN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

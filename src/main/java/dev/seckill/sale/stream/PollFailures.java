@@ -1,9 +1,8 @@
-package dev.seckill.sale.async;
+package dev.seckill.sale.stream;
 
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.sale.async.FailureClassifier.Failure;
-import dev.seckill.salestate.ConsumerStream;
+import dev.seckill.sale.stream.FailureClassifier.Failure;
 import org.redisson.client.RedisException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
