@@ -18,10 +18,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * The voucher stock counters in Redis: the seckill path's fast gate. MySQL stays the truth; a unit is
- * taken here before an order is attempted and given back if the order does not commit, so at most
- * the remaining stock's worth of requests ever reach the voucher lock and the database. Every unit
- * taken is recorded under its request's order id until the request settles it ({@link SyncUnits}), so
- * that one whose request died is returned.
+ * taken by the sale's purchase script before an order is attempted and given back here if the order does not
+ * commit, so at most the remaining stock's worth of requests ever reach the voucher lock and the database. Every
+ * unit taken is recorded under its request's order id until the request settles it ({@link SyncUnits}), so that
+ * one whose request died is returned.
  */
 @Component
 public class StockCache {

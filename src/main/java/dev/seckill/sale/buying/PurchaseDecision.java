@@ -92,7 +92,7 @@ public class PurchaseDecision {
     }
 
     /**
-     * Whether an order must carry its shopper's purchase ticket ({@link TicketStore}) to take a unit. Refusals
+     * Whether an order must carry its shopper's purchase ticket ({@code TicketStore}, salestate) to take a unit. Refusals
      * (sold out, already bought) never need one.
      */
     public enum Tickets {

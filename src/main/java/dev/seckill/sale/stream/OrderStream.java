@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
 /**
  * The Redis side of the asynchronous path after the decision: per-voucher order streams (hash-tagged
  * with the voucher id, so the scripts run on Redis Cluster), the registry of vouchers that have one, and
- * the scripts that acknowledge and give up on orders. The decision itself is {@link PurchaseDecision}'s.
+ * the scripts that acknowledge and give up on orders. The decision itself is {@code PurchaseDecision}'s (sale.buying).
  */
 @Component
 public class OrderStream implements ConsumerStream {
