@@ -16,7 +16,6 @@ import dev.seckill.sale.buying.PurchaseDecision.Keeping;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.sale.failover.RedisDeployment;
 import dev.seckill.sale.failover.AcceptedOrdersJournal;
-import dev.seckill.sale.failover.FailoverReplay;
 import dev.seckill.ticket.TicketSettings;
 import org.redisson.api.RedissonClient;
 import org.springframework.stereotype.Component;
@@ -138,7 +137,7 @@ public class OrderEnqueue {
                         answer.saleGeneration(), answer.replicas() < waitReplicas));
     }
 
-    /** Journals what was accepted before anyone hears 202: a failover right after must find it ({@link FailoverReplay}). */
+    /** Journals what was accepted before anyone hears 202: the replay after a failover right after must find it. */
     private List<Enqueue> enqueued(long voucherId, List<PurchaseDecision.Order> orders, List<Decision> decisions,
             long saleGeneration, boolean unconfirmed) {
         List<Enqueue> enqueued = new ArrayList<>(decisions.size());

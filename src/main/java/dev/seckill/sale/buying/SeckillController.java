@@ -44,7 +44,7 @@ import org.springframework.web.bind.annotation.RestController;
  * virtual threads (JDK 25) measured no better than the waiting platform thread.
  */
 @RestController
-public class SeckillController {
+class SeckillController {
 
     private static final Logger log = LoggerFactory.getLogger(SeckillController.class);
 

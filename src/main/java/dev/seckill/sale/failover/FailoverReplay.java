@@ -31,7 +31,7 @@ import org.springframework.stereotype.Component;
  * the reset writes with its counter, so a reset between the two is seen too).
  */
 @Component
-public class FailoverReplay {
+class FailoverReplay {
 
     /** Orders per script call: one call holds Redis for microseconds per order. */
     static final int CHUNK = 200;

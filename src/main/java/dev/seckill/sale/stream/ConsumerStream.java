@@ -10,7 +10,7 @@ import java.util.Set;
  * What the async path's consumers need of the voucher streams ({@link OrderStream} in Redis): narrow, so
  * their timing and failure policy can be tested against a fake.
  */
-public interface ConsumerStream {
+interface ConsumerStream {
 
     Set<Long> registeredVouchers();
 
