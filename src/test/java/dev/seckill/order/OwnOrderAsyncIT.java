@@ -109,9 +109,10 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         long shopperId = Tokens.shopperId(token);
         long orderId = ids.next();
 
-        OrderEnqueue.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis());
+        OrderEnqueue.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis(), null);
+        OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis(), null);
+        OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis(),
+                null);
 
         assertThat(once.outcome()).isEqualTo(Outcome.ACCEPTED);
         assertThat(twice.outcome()).isEqualTo(Outcome.ACCEPTED);

@@ -59,18 +59,6 @@ class AsyncSale implements Sale {
         this.blocking = blocking;
     }
 
-    @Override
-    public PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
-        try {
-            return placeAsync(shopperId, voucherId, replayable, ticket).join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-    }
-
     /**
      * Nothing waits for Redis: an accepted order completes on Redisson's I/O thread, where the caller answers
      * it. Any other answer of the script may read MySQL or rebuild the stock, so it is decided on

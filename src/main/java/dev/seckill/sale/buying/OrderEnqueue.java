@@ -82,16 +82,12 @@ public class OrderEnqueue {
      * bought, the same call answers which order is theirs, so naming it costs no second round trip.
      * Concurrent orders of the voucher share the call ({@link EnqueueCoalescer}); each gets its own answer.
      * With {@code seckill.redis.wait-replicas} set, the call carries a WAIT for that many replicas in the
-     * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}.
+     * same pipeline, and an order they did not all confirm in time is {@code UNCONFIRMED}. {@code ticket} is the
+     * request's (null for none).
      *
      * @throws RuntimeException what Redisson threw for the call when no attempt of it can have run the script (an
      *                          outage: nothing was taken), or {@link PurchaseAttempts.OutcomeUnknown} when one may have
      */
-    public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis) {
-        return enqueue(voucherId, shopperId, orderId, createdAtMillis, null);
-    }
-
-    /** {@link #enqueue(long, long, long, long)} with the request's ticket (null for none). */
     public Enqueue enqueue(long voucherId, long shopperId, long orderId, long createdAtMillis, String ticket) {
         try {
             return enqueueAsync(voucherId, shopperId, orderId, createdAtMillis, ticket).join();
@@ -111,14 +107,6 @@ public class OrderEnqueue {
     public CompletableFuture<Enqueue> enqueueAsync(long voucherId, long shopperId, long orderId, long createdAtMillis,
             String ticket) {
         return coalescer.enqueue(voucherId, new PurchaseDecision.Order(shopperId, orderId, createdAtMillis, ticket));
-    }
-
-    /** Enqueue calls sent and the orders they carried, since start (fewer calls than orders: shared calls). */
-    public record EnqueueCalls(long calls, long orders) {
-    }
-
-    public EnqueueCalls enqueueCalls() {
-        return new EnqueueCalls(coalescer.calls(), coalescer.orders());
     }
 
     /** One call for the orders, sent again after an outage ({@link PurchaseAttempts}). */

@@ -4,6 +4,7 @@ import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.Sale;
 
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 
 import dev.seckill.SyncMode;
 import dev.seckill.id.IdGenerator;
@@ -76,8 +77,14 @@ class SyncSale implements Sale {
         this.clock = clock;
     }
 
+    /** Decided while the caller waits, under the shopper's and the voucher's locks. */
     @Override
-    public PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
+    public CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable,
+            String ticket) {
+        return CompletableFuture.completedFuture(place(shopperId, voucherId, replayable, ticket));
+    }
+
+    PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
         windows.require(voucherId).requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
             return soldOut(shopperId, voucherId, replayable);

@@ -94,24 +94,24 @@ class ReplicaWaitIT {
                 OrderEnqueue waiting = stream(redisson, 1);
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(plain.enqueue(voucherId, 1, 1001, 0).outcome()).isEqualTo(Outcome.ACCEPTED);
+                assertThat(plain.enqueue(voucherId, 1, 1001, 0, null).outcome()).isEqualTo(Outcome.ACCEPTED);
                 assertThat(ownMaster.commandCalls("evalsha")).as("EVALSHA by default").isEqualTo(1);
                 assertThat(ownMaster.commandCalls("wait")).as("WAIT by default").isZero();
 
                 ownMaster.cli("config", "resetstat");
-                assertThat(waiting.enqueue(voucherId, 2, 1002, 0)).isEqualTo(CONFIRMED);
+                assertThat(waiting.enqueue(voucherId, 2, 1002, 0, null)).isEqualTo(CONFIRMED);
                 assertThat(ownMaster.commandCalls("evalsha")).as("EVALSHA with the opt-in").isEqualTo(1);
                 assertThat(ownMaster.commandCalls("wait")).as("WAIT with the opt-in").isEqualTo(1);
                 assertThat(ownReplica.cli("sismember", VoucherKeys.buyers(voucherId), "2")).as("on the replica").isEqualTo("1");
 
                 // a Redis that forgot the script: loaded again, within the batch path too
                 ownMaster.cli("script", "flush");
-                assertThat(waiting.enqueue(voucherId, 3, 1003, 0)).isEqualTo(CONFIRMED);
+                assertThat(waiting.enqueue(voucherId, 3, 1003, 0, null)).isEqualTo(CONFIRMED);
 
                 ownReplica.pause();
                 try {
                     long started = System.nanoTime();
-                    OrderEnqueue.Enqueue unconfirmed = waiting.enqueue(voucherId, 4, 1004, 0);
+                    OrderEnqueue.Enqueue unconfirmed = waiting.enqueue(voucherId, 4, 1004, 0, null);
                     assertThat(unconfirmed.outcome()).as("accepted, replica paused").isEqualTo(Outcome.ACCEPTED);
                     assertThat(unconfirmed.unconfirmed()).as("not confirmed by the paused replica").isTrue();
                     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("waited for the replica")
@@ -119,7 +119,8 @@ class ReplicaWaitIT {
                     assertThat(ownMaster.cli("sismember", VoucherKeys.buyers(voucherId), "4")).as("in the master").isEqualTo("1");
                     assertThat(ownMaster.cli("hget", VoucherKeys.pending(voucherId), "1004")).as("pending").isEqualTo("4");
                     // refusals say what the script said, confirmed or not
-                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0).outcome()).isEqualTo(Outcome.ALREADY_BOUGHT);
+                    assertThat(waiting.enqueue(voucherId, 4, 1005, 0, null).outcome())
+                            .isEqualTo(Outcome.ALREADY_BOUGHT);
                 } finally {
                     ownReplica.resume();
                 }

@@ -1,5 +1,7 @@
 package dev.seckill.sale.buying;
 
+import java.util.concurrent.CompletableFuture;
+
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.Sale;
@@ -12,9 +14,6 @@ import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static dev.seckill.web.SliceAuth.shopper;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyBoolean;
-import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
@@ -38,9 +37,10 @@ class SeckillControllerSyncModeTest {
         Sale sale() {
             Sale sale = mock(Sale.class);
             given(sale.confirmsAtOnce()).willReturn(true);
-            given(sale.placeAsync(anyLong(), anyLong(), anyBoolean(), any())).willCallRealMethod(); // decided while the request waits
-            given(sale.place(42, 7, false, null)).willReturn(new PlacedOrder(118_324_446_380_449_792L, false));
-            given(sale.place(42, 7, true, null)).willReturn(new PlacedOrder(118_324_446_380_449_792L, true));
+            given(sale.placeAsync(42, 7, false, null))
+                    .willReturn(CompletableFuture.completedFuture(new PlacedOrder(118_324_446_380_449_792L, false)));
+            given(sale.placeAsync(42, 7, true, null))
+                    .willReturn(CompletableFuture.completedFuture(new PlacedOrder(118_324_446_380_449_792L, true)));
             return sale;
         }
     }

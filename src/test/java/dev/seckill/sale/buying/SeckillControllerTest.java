@@ -15,7 +15,6 @@ import dev.seckill.web.RefusalAnswers;
 import dev.seckill.web.RefusalAnswers.Answer;
 import dev.seckill.web.SliceAuth;
 import dev.seckill.web.WebSlice;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,7 +36,6 @@ import static org.mockito.ArgumentMatchers.anyBoolean;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.BDDMockito.given;
-import static org.mockito.BDDMockito.willCallRealMethod;
 import static org.mockito.BDDMockito.willReturn;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -68,12 +66,6 @@ class SeckillControllerTest {
 
     @MockitoBean
     SaleMeters meters;
-
-    /** The answers decided before the handler returns: the sale's default stage, completed by place(). */
-    @BeforeEach
-    void decidedWhileTheRequestWaits() {
-        willCallRealMethod().given(sale).placeAsync(anyLong(), anyLong(), anyBoolean(), any());
-    }
 
     @Test
     void anOrderDecidedLaterIsAnsweredWhenItsCallAnswersWithNoThreadWaiting() throws Exception {
@@ -128,7 +120,8 @@ class SeckillControllerTest {
 
     @Test
     void aPlacedOrderIsAcceptedAsPendingWithItsIdAsAString() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willReturn(new PlacedOrder(ORDER, false));
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null))
+                .willReturn(CompletableFuture.completedFuture(new PlacedOrder(ORDER, false)));
 
         place(VOUCHER).andExpect(status().isAccepted())
                 .andExpect(content().json("{\"orderId\":\"" + ORDER + "\",\"voucherId\":7,\"status\":\"PENDING\"}", true))
@@ -139,7 +132,8 @@ class SeckillControllerTest {
 
     @Test
     void aReplayWithAnIdempotencyKeyIsMarkedAndCounted() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, true, null)).willReturn(new PlacedOrder(ORDER, true));
+        given(sale.placeAsync(SHOPPER, VOUCHER, true, null))
+                .willReturn(CompletableFuture.completedFuture(new PlacedOrder(ORDER, true)));
 
         placeWithKey("retry-1").andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.orderId").value(Long.toString(ORDER)))
@@ -149,7 +143,8 @@ class SeckillControllerTest {
 
     @Test
     void aReplayNamesTheOrdersStateNowNotTheFirstAnswers() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, true, null)).willReturn(new PlacedOrder(ORDER, true, OrderStatus.CANCELLED));
+        given(sale.placeAsync(SHOPPER, VOUCHER, true, null))
+                .willReturn(CompletableFuture.completedFuture(new PlacedOrder(ORDER, true, OrderStatus.CANCELLED)));
 
         placeWithKey("retry-1").andExpect(status().isAccepted())
                 .andExpect(content().json("{\"orderId\":\"" + ORDER + "\",\"voucherId\":7,\"status\":\"CANCELLED\"}", true))
@@ -160,7 +155,7 @@ class SeckillControllerTest {
     @EnumSource(Reason.class)
     void everyRefusalIsAnsweredWithItsProblemAndCountedByItsCode(Reason reason) throws Exception {
         Answer answer = RefusalAnswers.to(reason);
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(reason, "because: " + reason));
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(reason, "because: " + reason));
 
         place(VOUCHER).andExpect(status().is(answer.status()))
                 .andExpect(content().contentType("application/problem+json"))
@@ -186,7 +181,7 @@ class SeckillControllerTest {
 
     @Test
     void alreadyOrderedAndUnconfirmedNameTheShoppersOrderAsAString() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(Refusal.alreadyOrdered(ORDER), Refusal.unconfirmed(ORDER, VOUCHER));
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null)).willThrow(Refusal.alreadyOrdered(ORDER), Refusal.unconfirmed(ORDER, VOUCHER));
 
         place(VOUCHER).andExpect(status().isConflict()).andExpect(jsonPath("$.code").value("already-ordered"))
                 .andExpect(jsonPath("$.orderId").isString()).andExpect(jsonPath("$.orderId").value(Long.toString(ORDER)));
@@ -196,7 +191,7 @@ class SeckillControllerTest {
 
     @Test
     void aRefusalsOwnRetryAfterWinsOverTheCodesDefault() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(Reason.RATE_LIMITED, "slow down", 3, 0));
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null)).willThrow(new Refusal(Reason.RATE_LIMITED, "slow down", 3, 0));
 
         place(VOUCHER).andExpect(status().isTooManyRequests()).andExpect(header().stringValues("Retry-After", "3"));
     }
@@ -209,7 +204,7 @@ class SeckillControllerTest {
     @ParameterizedTest
     @MethodSource("outages")
     void anOutageIsBackendUnavailableNotABug(RuntimeException outage) throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(outage);
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null)).willThrow(outage);
 
         place(VOUCHER).andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.code").value("backend-unavailable"))
@@ -219,7 +214,7 @@ class SeckillControllerTest {
 
     @Test
     void aBugIsAnInternalErrorThatSaysNothingOfItself() throws Exception {
-        given(sale.place(SHOPPER, VOUCHER, false, null)).willThrow(new IllegalStateException("secret internals"));
+        given(sale.placeAsync(SHOPPER, VOUCHER, false, null)).willThrow(new IllegalStateException("secret internals"));
 
         place(VOUCHER).andExpect(status().isInternalServerError()).andExpect(jsonPath("$.code").value("internal-error"))
                 .andExpect(jsonPath("$.detail").value("Unexpected error; it was logged"));
@@ -232,7 +227,7 @@ class SeckillControllerTest {
     void aBadVoucherIdIsRefusedBeforeTheSale(String voucherId, String code) throws Exception {
         mvc.perform(post("/seckill/" + voucherId).header("Authorization", shopper(SHOPPER)))
                 .andExpect(status().isBadRequest()).andExpect(jsonPath("$.code").value(code));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
+        verify(sale, never()).placeAsync(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     @ParameterizedTest
@@ -241,7 +236,7 @@ class SeckillControllerTest {
         placeWithKey(key).andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.code").value("validation-failed"))
                 .andExpect(jsonPath("$.errors[0].field").value("idempotencyKey"));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
+        verify(sale, never()).placeAsync(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     static Stream<String> badKeys() {
@@ -258,7 +253,7 @@ class SeckillControllerTest {
         mvc.perform(post("/seckill/" + VOUCHER).header("Authorization", bearer(Tokens.signed(
                 "another-secret-that-is-long-enough-0123456789", "42", "seckill", SliceAuth.NOW.plusSeconds(60)))))
                 .andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("token-invalid"));
-        verify(sale, never()).place(anyLong(), anyLong(), anyBoolean(), any());
+        verify(sale, never()).placeAsync(anyLong(), anyLong(), anyBoolean(), any());
     }
 
     private ResultActions place(long voucherId) throws Exception {
