@@ -11,8 +11,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The order streams and their consumers (async mode): the stream side here, the consumers in
- * {@code dev.seckill.sale.async}.
+ * The order streams and their consumers (async mode), both in this package.
  *
  * @param group        the one consumer group all instances share
  * @param batchSize    messages read, and orders inserted, at once
