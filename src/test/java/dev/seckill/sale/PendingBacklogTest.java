@@ -1,7 +1,6 @@
 package dev.seckill.sale;
 
 import dev.seckill.sale.stream.FakeTicker;
-import dev.seckill.sale.stream.Ticker;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.seckill.sale.stream;
 
+import dev.seckill.sale.Ticker;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.seckill.sale.stream;
 
+import dev.seckill.sale.Ticker;
+
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.sale.stream.FailureClassifier.Failure;

@@ -1,5 +1,7 @@
 package dev.seckill.sale.stream;
 
+import dev.seckill.sale.Ticker;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.seckill.sale.stream;
 
+import dev.seckill.sale.Ticker;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

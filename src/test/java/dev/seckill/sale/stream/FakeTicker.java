@@ -1,5 +1,7 @@
 package dev.seckill.sale.stream;
 
+import dev.seckill.sale.Ticker;
+
 import java.time.Duration;
 
 /** A ticker that moves only when told to; starts near the overflow of a long, like nanoTime may. */

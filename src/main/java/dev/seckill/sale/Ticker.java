@@ -1,8 +1,8 @@
-package dev.seckill.sale.stream;
+package dev.seckill.sale;
 
 /**
- * A monotonic time source for the consumer's timers (polling, claiming, retry-later, back-off). Never
- * the wall clock: stepped back by NTP or an operator, it would hold every timer until it caught up
+ * A monotonic time source for the consumers' timers (polling, claiming, retry-later, back-off) and the backlog's
+ * refresh. Never the wall clock: stepped back by NTP or an operator, it would hold every timer until it caught up
  * again, and reclaiming a dead instance's orders would stall meanwhile. Injectable, so tests move time.
  */
 @FunctionalInterface
