@@ -129,12 +129,13 @@ public class OrderEnqueue {
     private List<Enqueue> enqueued(long voucherId, List<PurchaseDecision.Order> orders, List<Decision> decisions,
             long saleGeneration, boolean unconfirmed) {
         List<Enqueue> enqueued = new ArrayList<>(decisions.size());
-        List<PurchaseDecision.Order> accepted = new ArrayList<>(decisions.size());
+        List<AcceptedOrdersJournal.Accepted> accepted = new ArrayList<>(decisions.size());
         for (int i = 0; i < decisions.size(); i++) {
             Decision decision = decisions.get(i);
             enqueued.add(new Enqueue(decision, unconfirmed && decision.outcome() == Outcome.ACCEPTED));
             if (decision.outcome() == Outcome.ACCEPTED) {
-                accepted.add(orders.get(i));
+                PurchaseDecision.Order order = orders.get(i);
+                accepted.add(new AcceptedOrdersJournal.Accepted(order.shopperId(), order.orderId(), order.atMillis()));
             }
         }
         journal.accepted(voucherId, saleGeneration, accepted, !unconfirmed);

@@ -1,7 +1,5 @@
 package dev.seckill.sale.failover;
 
-import dev.seckill.sale.buying.PurchaseDecision;
-
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,6 +25,10 @@ public final class AcceptedOrdersJournal {
      * the order is then no longer the sale's, and a replay leaves it out). {@code confirmed}: the shopper is told
      * 202; otherwise 503 {@code order-unconfirmed} (no replica confirmed it in time), a promise of nothing.
      */
+    /** One order a purchase call accepted: its shopper, its id, and the caller's clock when it was placed. */
+    public record Accepted(long shopperId, long orderId, long atMillis) {
+    }
+
     public record Entry(long voucherId, long saleGeneration, long shopperId, long orderId, long atMillis,
             boolean confirmed, long journaledAtNanos) {
     }
@@ -75,13 +77,13 @@ public final class AcceptedOrdersJournal {
      * Journals the orders of one purchase call that were accepted, answered 202 ({@code confirmed}) or not, in the
      * generation of the sale the call answered.
      */
-    public void accepted(long voucherId, long saleGeneration, List<PurchaseDecision.Order> orders, boolean confirmed) {
+    public void accepted(long voucherId, long saleGeneration, List<Accepted> orders, boolean confirmed) {
         if (orders.isEmpty() || maxOrders == 0) {
             return;
         }
         long now = nanoTime.getAsLong();
         synchronized (this) {
-            for (PurchaseDecision.Order order : orders) {
+            for (Accepted order : orders) {
                 entries.addLast(new Entry(voucherId, saleGeneration, order.shopperId(), order.orderId(),
                         order.atMillis(), confirmed, now));
             }

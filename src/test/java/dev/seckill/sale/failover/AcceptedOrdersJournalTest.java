@@ -1,7 +1,5 @@
 package dev.seckill.sale.failover;
 
-import dev.seckill.sale.buying.PurchaseDecision;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,10 +15,11 @@ class AcceptedOrdersJournalTest {
     @Test
     void keepsWhatWasAcceptedWithinTheWindowByVoucherOldestFirst() {
         AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(1, 101, 5), new PurchaseDecision.Order(2, 102, 6)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(1, 101, 5),
+                new AcceptedOrdersJournal.Accepted(2, 102, 6)), true);
         nanos.addAndGet(Duration.ofSeconds(30).toNanos());
-        journal.accepted(8, 0, List.of(new PurchaseDecision.Order(3, 103, 7)), true);
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(4, 104, 8)), true);
+        journal.accepted(8, 0, List.of(new AcceptedOrdersJournal.Accepted(3, 103, 7)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(4, 104, 8)), true);
 
         var byVoucher = journal.snapshot().byVoucher();
         assertThat(byVoucher.keySet()).containsExactly(7L, 8L);
@@ -32,9 +31,9 @@ class AcceptedOrdersJournalTest {
     @Test
     void forgetsOrdersOlderThanTheWindowEvenWhenNothingNewComes() {
         AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(1, 101, 5)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(1, 101, 5)), true);
         nanos.addAndGet(Duration.ofSeconds(45).toNanos());
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(2, 102, 6)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(2, 102, 6)), true);
         nanos.addAndGet(Duration.ofSeconds(16).toNanos());
 
         assertThat(journal.snapshot().byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(102L);
@@ -47,7 +46,7 @@ class AcceptedOrdersJournalTest {
     void holdsAtMostItsBoundDroppingTheOldestFirst() {
         AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 3, nanos::get);
         for (long order = 1; order <= 5; order++) {
-            journal.accepted(7, 0, List.of(new PurchaseDecision.Order(order, 100 + order, order)), true);
+            journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(order, 100 + order, order)), true);
         }
         assertThat(journal.size()).isEqualTo(3);
         assertThat(journal.snapshot().byVoucher().get(7L)).extracting(AcceptedOrdersJournal.Entry::orderId)
@@ -61,11 +60,11 @@ class AcceptedOrdersJournalTest {
     @Test
     void aSnapshotTakenAtASwitchAndOneTakenLaterHoldEachOrderOnce() {
         AcceptedOrdersJournal journal = new AcceptedOrdersJournal(Duration.ofSeconds(60), 1_000, nanos::get);
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(1, 101, 5)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(1, 101, 5)), true);
         AcceptedOrdersJournal.Snapshot atTheSwitch = journal.snapshot();
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(2, 102, 6)), false);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(2, 102, 6)), false);
         nanos.addAndGet(Duration.ofSeconds(61).toNanos());
-        journal.accepted(8, 0, List.of(new PurchaseDecision.Order(3, 103, 7)), true);
+        journal.accepted(8, 0, List.of(new AcceptedOrdersJournal.Accepted(3, 103, 7)), true);
 
         AcceptedOrdersJournal.Snapshot both = atTheSwitch.and(journal.snapshot());
         assertThat(both.entries()).extracting(AcceptedOrdersJournal.Entry::orderId).containsExactly(101L, 103L);
@@ -75,7 +74,7 @@ class AcceptedOrdersJournalTest {
     @Test
     void onOneServerTheJournalKeepsNothing() {
         AcceptedOrdersJournal journal = AcceptedOrdersJournal.keepingNothing();
-        journal.accepted(7, 0, List.of(new PurchaseDecision.Order(1, 101, 5)), true);
+        journal.accepted(7, 0, List.of(new AcceptedOrdersJournal.Accepted(1, 101, 5)), true);
         assertThat(journal.size()).isZero();
         assertThat(journal.snapshot().entries()).isEmpty();
         assertThat(journal.snapshot().complete()).isTrue();

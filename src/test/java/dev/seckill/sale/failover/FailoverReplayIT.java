@@ -68,7 +68,7 @@ class FailoverReplayIT {
         assertThat(stock()).as("3 units left after order 101; these three took them").isZero();
 
         // An order the old master accepted but no replica confirmed: the shopper was told 503 order-unconfirmed.
-        journal.accepted(VOUCHER, 0, List.of(new PurchaseDecision.Order(7, 107, 4_500)), false);
+        journal.accepted(VOUCHER, 0, List.of(new AcceptedOrdersJournal.Accepted(7, 107, 4_500)), false);
         FailoverReplay replay = new FailoverReplay(onReplica, journal, new OrderStream(onReplica, STREAMS,
                 new OrderStates(onReplica)), Duration.ofMinutes(1));
         List<FailoverReplay.Replayed> found = replay.replay(journal.snapshot(), (voucher, ids) -> Set.of(102L), voucher -> 0);
@@ -184,7 +184,8 @@ class FailoverReplayIT {
     private static void accept(PurchaseDecision purchases, AcceptedOrdersJournal journal, PurchaseDecision.Order order) {
         PurchaseDecision.Decision decision = purchases.decide(VOUCHER, PurchaseDecision.Keeping.QUEUE, order);
         assertThat(decision.outcome()).isEqualTo(PurchaseDecision.Outcome.ACCEPTED);
-        journal.accepted(VOUCHER, 0, List.of(order), true);
+        var accepted = new AcceptedOrdersJournal.Accepted(order.shopperId(), order.orderId(), order.atMillis());
+        journal.accepted(VOUCHER, 0, List.of(accepted), true);
     }
 
     private long stock() {
