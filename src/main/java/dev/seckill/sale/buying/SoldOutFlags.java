@@ -1,19 +1,16 @@
 package dev.seckill.sale.buying;
 
-import dev.seckill.salestate.StockSettings;
-
-import dev.seckill.salestate.StockCache;
-
-import dev.seckill.salestate.RedisDatabase;
-
-import dev.seckill.salestate.StockCounterWritten;
-
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 
+import dev.seckill.sale.UnitsBack;
+import dev.seckill.salestate.RedisDatabase;
+import dev.seckill.salestate.StockCache;
+import dev.seckill.salestate.StockCounterWritten;
+import dev.seckill.salestate.StockSettings;
 import org.redisson.api.RTopic;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -139,6 +136,11 @@ public class SoldOutFlags {
 
     @EventListener
     void stockChanged(StockCounterWritten event) {
+        clear(event.voucherId());
+    }
+
+    @EventListener
+    void unitsBack(UnitsBack event) {
         clear(event.voucherId());
     }
 

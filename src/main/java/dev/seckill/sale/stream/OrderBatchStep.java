@@ -1,6 +1,7 @@
 package dev.seckill.sale.stream;
 
 import dev.seckill.sale.PendingBacklog;
+import dev.seckill.sale.UnitsBack;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,7 @@ import dev.seckill.order.OrderBatchWriter.NewOrder;
 import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.sale.stream.OrderFailurePolicy.Decision;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.sale.buying.SoldOutFlags;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
@@ -33,17 +34,17 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
     private final ConsumerStream stream;
     private final OrderBatchWriter writer;
     private final OrderFailurePolicy policy;
-    private final SoldOutFlags soldOut;
+    private final ApplicationEventPublisher events;
     private final SaleMeters meters;
     private final PendingBacklog backlog;
 
     OrderBatchStep(SeckillLocks locks, ConsumerStream stream, OrderBatchWriter writer, OrderFailurePolicy policy,
-            SoldOutFlags soldOut, SaleMeters meters, PendingBacklog backlog) {
+            ApplicationEventPublisher events, SaleMeters meters, PendingBacklog backlog) {
         this.locks = locks;
         this.stream = stream;
         this.writer = writer;
         this.policy = policy;
-        this.soldOut = soldOut;
+        this.events = events;
         this.meters = meters;
         this.backlog = backlog;
     }
@@ -111,7 +112,7 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
         Decision decision = policy.failed(failed.order(), failed.failure());
         if (decision == Decision.COMPENSATED) {
             meters.givenUp(voucherId, SaleMeters.GiveUpReason.COMPENSATED);
-            soldOut.clear(voucherId); // its unit is back: let every instance sell it again
+            events.publishEvent(new UnitsBack(voucherId)); // let every instance sell it again
         } else if (decision == Decision.GAVE_UP_AS_DUPLICATE) {
             meters.givenUp(voucherId, SaleMeters.GiveUpReason.DUPLICATE);
         }

@@ -20,16 +20,18 @@ import dev.seckill.order.OrderBatchWriter;
 import dev.seckill.order.OrderLookup.Found;
 import dev.seckill.salestate.OrderBacklogs.Reading;
 import dev.seckill.salestate.QueuedOrder;
-import dev.seckill.sale.buying.SoldOutFlags;
+import dev.seckill.sale.UnitsBack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.InOrder;
 import org.redisson.client.RedisConnectionException;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.argThat;
@@ -51,11 +53,11 @@ class OrderBatchStepTest {
     final OrderFailurePolicyTest.FakeMySql mysql = new OrderFailurePolicyTest.FakeMySql();
     final SeckillLocks locks = mock(SeckillLocks.class);
     final OrderBatchWriter writer = mock(OrderBatchWriter.class);
-    final SoldOutFlags soldOut = mock(SoldOutFlags.class);
+    final ApplicationEventPublisher events = mock(ApplicationEventPublisher.class);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final SaleMeters meters = new SaleMeters(registry, new SeckillSettings(SeckillSettings.Mode.ASYNC));
     final OrderBatchStep step = new OrderBatchStep(locks, stream, writer, new OrderFailurePolicy(stream, mysql, locks, SETTINGS),
-            soldOut, meters, new PendingBacklog(vouchers -> new Reading(Set.of(), Map.of()), registry,
+            events, meters, new PendingBacklog(vouchers -> new Reading(Set.of(), Map.of()), registry,
                     Clock.systemUTC(), System::nanoTime));
 
     final HeldLock shared = mock(HeldLock.class);
@@ -107,7 +109,7 @@ class OrderBatchStepTest {
         mysql.found = Found.NOTHING;
         assertThat(step.handle(1, List.of(bad))).isEqualTo(new StreamPoller.Outcome(1, false));
         assertThat(stream.compensated).containsExactly(bad);
-        verify(soldOut).clear(1L);
+        verify(events).publishEvent(new UnitsBack(1L));
         assertThat(count("seckill.orders.written")).isEqualTo(1);
         assertThat(registry.get("seckill.orders.given-up").tag("voucher", "1").tag("reason", "compensated").counter()
                 .count()).isEqualTo(1);
@@ -123,7 +125,7 @@ class OrderBatchStepTest {
             step.handle(1, List.of(bad));
         }
         assertThat(stream.duplicates).containsExactly(bad);
-        verify(soldOut, never()).clear(anyLong());
+        verify(events, never()).publishEvent(any(UnitsBack.class));
         assertThat(registry.get("seckill.orders.given-up").tag("reason", "duplicate").counter().count()).isEqualTo(1);
         assertThat(count("seckill.orders.written")).isZero();
     }
