@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import dev.seckill.durability.RedisDataLosses;
-import dev.seckill.durability.RedisFailovers;
+import dev.seckill.sale.failover.RedisFailovers;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.voucher.VoucherStock;
 import dev.seckill.salestate.OrderStates;

@@ -14,5 +14,5 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.durability")
-record DurabilitySettings(@NotNull @DefaultValue("1s") Duration epochCheck) {
+public record DurabilitySettings(@NotNull @DefaultValue("1s") Duration epochCheck) {
 }

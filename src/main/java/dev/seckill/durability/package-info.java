@@ -8,14 +8,10 @@
  * ({@code seckill.redis.data.losses}), recorded once, and reported by the audit of every sale that
  * existed at that moment.
  * <p>
- * It also notices a failover, which the marker cannot (the promoted replica holds it, but perhaps not the last
- * orders): the masters Redisson writes to changed. Owns {@code redis_topology} (the masters MySQL last saw),
- * {@code redis_failover} (one row per failover, with the instances alive then), {@code redis_failover_replay} (what
- * each instance found when it replayed its journal of accepted orders into the new master) and
- * {@code redis_watcher} (the instances watching now).
+ * A failover, which the marker cannot notice (the promoted replica holds it, but perhaps not the last orders), is the
+ * sale module's ({@code sale.failover}).
  */
-@Owns(tables = {"redis_epoch", "redis_data_loss", "redis_topology", "redis_failover", "redis_failover_replay",
-        "redis_watcher"}, redisKeys = "seckill:epoch")
+@Owns(tables = {"redis_epoch", "redis_data_loss"}, redisKeys = "seckill:epoch")
 package dev.seckill.durability;
 
 import dev.seckill.Owns;

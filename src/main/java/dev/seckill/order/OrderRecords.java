@@ -62,10 +62,6 @@ public class OrderRecords implements OrderCount {
                 + "ON d.order_id = o.id WHERE o.voucher_id = ?", Long.class, voucherId);
     }
 
-    public long ordersOf(long voucherId) {
-        return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ?", Long.class, voucherId);
-    }
-
     @Override
     public long unitsHeldBy(long voucherId) {
         return jdbc.queryForObject("SELECT COUNT(*) FROM voucher_order WHERE voucher_id = ? AND status IN (?, ?)",

@@ -1,7 +1,5 @@
 package dev.seckill.sale;
 
-import dev.seckill.sale.async.Ticker;
-
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;

@@ -11,7 +11,10 @@ import java.util.concurrent.CompletableFuture;
 public interface Sale {
 
     /**
-     * Places the shopper's order, or refuses it with a {@link dev.seckill.refusal.Refusal}.
+     * Places the shopper's order: what is decided before Redis is thrown at once (a
+     * {@link dev.seckill.refusal.Refusal}); the stage completes with the order, or fails with a {@code Refusal} or an
+     * outage, possibly on Redis's I/O thread. A path that holds locks around its transaction (sync) decides while the
+     * caller waits and hands back a completed stage.
      *
      * @param replayable the request carries an {@code Idempotency-Key}: it may be a retry of one whose answer
      *        was lost, so the shopper's existing order is answered as a success (the first answer again)
@@ -19,18 +22,7 @@ public interface Sale {
      * @param ticket     the request's {@code Seckill-Ticket}, null if none: with {@code seckill.tickets.required},
      *        a unit is taken only with the shopper's live ticket for this voucher, which the taking spends
      */
-    PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket);
-
-    /**
-     * {@link #place}, answered when the decision is there: what is decided before Redis is thrown at once (a
-     * {@link dev.seckill.refusal.Refusal}, as from {@code place}); the stage completes with the order, or
-     * fails with a {@code Refusal} or an outage, possibly on Redis's I/O thread. A path that holds locks
-     * around its transaction (sync) decides while the caller waits and hands back a completed stage.
-     */
-    default CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable,
-            String ticket) {
-        return CompletableFuture.completedFuture(place(shopperId, voucherId, replayable, ticket));
-    }
+    CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable, String ticket);
 
     /** Whether a placed order is in MySQL already (sync: AWAITING_PAYMENT) or on its way there (async: PENDING). */
     boolean confirmsAtOnce();

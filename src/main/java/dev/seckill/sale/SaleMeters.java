@@ -55,6 +55,8 @@ public class SaleMeters {
     private final ConcurrentHashMap<String, Counter> unknownVoucherRefusals = new ConcurrentHashMap<>();
     private final Timer enqueue;
     private final Timer mysqlWrite;
+    private volatile LongSupplier enqueueCalls = () -> 0;
+    private volatile LongSupplier enqueueOrders = () -> 0;
 
     public SaleMeters(MeterRegistry registry, SeckillSettings settings) {
         this.registry = registry;
@@ -117,9 +119,13 @@ public class SaleMeters {
      * {@code orders / calls} is the sharing. Read from the coalescer's own counts at each scrape.
      */
     public void bindEnqueueCounts(LongSupplier calls, LongSupplier orders) {
-        FunctionCounter.builder("seckill.redis.enqueue.calls", calls, c -> c.getAsLong())
+        // A function counter holds what it reads weakly: a lambda held by nobody else would be collected at the next
+        // GC and the counter would stop. These meters (a singleton) hold the sources, and the counters read them.
+        this.enqueueCalls = calls;
+        this.enqueueOrders = orders;
+        FunctionCounter.builder("seckill.redis.enqueue.calls", this, meters -> meters.enqueueCalls.getAsLong())
                 .description("Enqueue calls sent to Redis").register(registry);
-        FunctionCounter.builder("seckill.redis.enqueue.orders", orders, o -> o.getAsLong())
+        FunctionCounter.builder("seckill.redis.enqueue.orders", this, meters -> meters.enqueueOrders.getAsLong())
                 .description("Orders those enqueue calls carried").register(registry);
     }
 

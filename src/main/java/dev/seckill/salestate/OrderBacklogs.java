@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class OrderBacklogs {
 
-    private static final String REGISTRY = OrderStream.REGISTRY;
+    private static final String REGISTRY = VoucherKeys.ORDER_STREAMS;
 
     private final RedissonClient redisson;
 

@@ -23,7 +23,7 @@ public class OrderStates {
     private final RedissonClient redisson;
     private final LuaScript shopperOrder;
 
-    OrderStates(RedissonClient redisson) {
+    public OrderStates(RedissonClient redisson) {
         this.redisson = redisson;
         this.shopperOrder = new LuaScript(redisson, "shopper-order.lua");
     }

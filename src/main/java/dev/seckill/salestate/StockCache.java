@@ -18,10 +18,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * The voucher stock counters in Redis: the seckill path's fast gate. MySQL stays the truth; a unit is
- * taken here before an order is attempted and given back if the order does not commit, so at most
- * the remaining stock's worth of requests ever reach the voucher lock and the database. Every unit
- * taken is recorded under its request's order id until the request settles it ({@link SyncUnits}), so
- * that one whose request died is returned.
+ * taken by the sale's purchase script before an order is attempted and given back here if the order does not
+ * commit, so at most the remaining stock's worth of requests ever reach the voucher lock and the database. Every
+ * unit taken is recorded under its request's order id until the request settles it ({@link SyncUnits}), so that
+ * one whose request died is returned.
  */
 @Component
 public class StockCache {
@@ -30,7 +30,6 @@ public class StockCache {
 
     private final RedissonClient redisson;
     private final StockSettings settings;
-    private final PurchaseDecision purchases;
     private final LuaScript giveBack;
     private final LuaScript rebase;
     private final LuaScript fence;
@@ -39,10 +38,8 @@ public class StockCache {
     private final SyncUnits units;
     private final ApplicationEventPublisher events;
 
-    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units, PurchaseDecision purchases,
-            ApplicationEventPublisher events) {
+    StockCache(RedissonClient redisson, StockSettings settings, SyncUnits units, ApplicationEventPublisher events) {
         this.redisson = redisson;
-        this.purchases = purchases;
         this.settings = settings;
         this.units = units;
         this.events = events;
@@ -87,24 +84,6 @@ public class StockCache {
     public boolean isSoldOut(long voucherId) {
         OptionalLong stock = read(voucherId);
         return stock.isPresent() && stock.getAsLong() <= 0;
-    }
-
-    /**
-     * The sync path's purchase decision ({@link PurchaseDecision}, the same as the async path's): takes a unit
-     * for the request that will commit as {@code orderId}, held under it with {@code takenAtMillis} (the
-     * request's clock). Sent twice (a lost reply), it takes one unit. With tickets asked, it also spends the
-     * shopper's {@code ticket}, or takes nothing ({@code NO_TICKET}).
-     */
-    public PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
-        return take(voucherId, shopperId, orderId, takenAtMillis, PurchaseDecision.Tickets.NOT_ASKED, null);
-    }
-
-    /** {@link #take(long, long, long, long)}, asking the shopper's ticket or not. */
-    public PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis,
-            PurchaseDecision.Tickets tickets, String ticket) {
-        units.registerOnce(voucherId);
-        return purchases.decide(voucherId, PurchaseDecision.Keeping.HOLD, tickets,
-                new PurchaseDecision.Order(shopperId, orderId, takenAtMillis, ticket));
     }
 
     /**

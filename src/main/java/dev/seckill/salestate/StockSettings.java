@@ -18,6 +18,6 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("seckill.stock")
-record StockSettings(@NotNull @DefaultValue("500ms") Duration soldOutRecheck,
+public record StockSettings(@NotNull @DefaultValue("500ms") Duration soldOutRecheck,
         @NotNull @DefaultValue("30s") Duration resetFence) {
 }

@@ -64,7 +64,7 @@ public class SyncUnits {
     }
 
     /** Before this instance's first take of the voucher: one SADD per voucher and instance. */
-    void registerOnce(long voucherId) {
+    public void registerOnce(long voucherId) {
         if (!registeredHere.contains(voucherId)) {
             register(voucherId);
             registeredHere.add(voucherId);

@@ -9,14 +9,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * Purchase tickets in Redis ({@code ticket-issue.lua}): issued here, spent by the purchase script
- * ({@link PurchaseDecision}) in the same call that takes the unit, so a purchase pays no extra round trip.
+ * (the sale module's {@code purchase.lua}) in the same call that takes the unit, so a purchase pays no extra round trip.
  */
 @Component
 public class TicketStore {
 
     private final LuaScript issue;
 
-    TicketStore(RedissonClient redisson) {
+    public TicketStore(RedissonClient redisson) {
         this.issue = new LuaScript(redisson, "ticket-issue.lua");
     }
 

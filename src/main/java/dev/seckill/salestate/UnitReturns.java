@@ -78,9 +78,4 @@ public class UnitReturns {
         }
         return missing;
     }
-
-    /** Units returned to Redis so far (orders in the returned set). */
-    public long returnedCount(long voucherId) {
-        return redisson.getSet(VoucherKeys.returnedUnits(voucherId), StringCodec.INSTANCE).size();
-    }
 }

@@ -4,8 +4,4 @@ import java.time.Instant;
 
 /** One row of {@code sandbox_payment}: what the checkout page shows and every notification of it carries. */
 public record SandboxPayment(String ref, long orderId, long amountCents, SandboxStatus status, Instant payBy) {
-
-    SandboxPayment withStatus(SandboxStatus next) {
-        return new SandboxPayment(ref, orderId, amountCents, next, payBy);
-    }
 }

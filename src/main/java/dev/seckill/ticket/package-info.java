@@ -9,11 +9,11 @@
  *       bound to this shopper and voucher ({@link dev.seckill.ticket.PurchaseTickets}); the solution is spent in
  *       the same Redis call that stores the ticket, so each is accepted once.</li>
  *   <li>the purchase carries the ticket in {@code Seckill-Ticket}; the purchase script itself checks and spends
- *       it when it takes a unit (salestate's {@code purchase.lua}): no extra round trip on the order line.</li>
+ *       it when it takes a unit (the sale module's {@code purchase.lua}): no extra round trip on the order line.</li>
  * </ul>
  * Whether tickets are asked is {@code seckill.tickets.required} ({@link dev.seckill.ticket.TicketSettings}).
  * Per-shopper limits on both requests are the ratelimit module's. Owns no table; its Redis keys and script
- * ({@code ticket-issue.lua}) are salestate's, next to the purchase script that spends them. Web adapter:
+ * ({@code ticket-issue.lua}) are salestate's, shared with the sale's purchase script that spends them. Web adapter:
  * {@code ticket.web}.
  */
 package dev.seckill.ticket;

@@ -8,14 +8,10 @@ import org.springframework.data.repository.query.Param;
 public interface SeckillVoucherRepository extends JpaRepository<SeckillVoucher, Long> {
 
     /**
-     * The database's own guard against overselling: the row is changed only while stock remains.
-     * Returns the number of rows changed; 0 means sold out, whatever any cache said.
+     * The database's own guard against overselling, for a batch of orders: the row is changed only while that many
+     * units remain, so all of them are taken or none. Returns the number of rows changed; 0 means not enough stock,
+     * whatever any cache said.
      */
-    @Modifying
-    @Query("update SeckillVoucher v set v.stock = v.stock - 1 where v.voucherId = :voucherId and v.stock > 0")
-    int takeOne(@Param("voucherId") long voucherId);
-
-    /** The same guard for a batch of orders: all of them, or none when fewer units are left. */
     @Modifying
     @Query("update SeckillVoucher v set v.stock = v.stock - :units where v.voucherId = :voucherId and v.stock >= :units")
     int takeUnits(@Param("voucherId") long voucherId, @Param("units") int units);

@@ -41,7 +41,6 @@ class OrderRecordsIT extends IntegrationTest {
                 .containsExactlyInAnyOrder(base + 1, base + 2);
         assertThat(records.inMySql(other, List.of(base + 1, base + 3))).containsExactly(base + 3);
         assertThat(records.inMySql(mine, List.of())).isEmpty();
-        assertThat(records.ordersOf(mine)).isEqualTo(2);
         assertThat(records.buyersOf(mine)).isEqualTo(new OrderRecords.Buyers(2, 2, 0));
         assertThat(records.orderOfEachBuyer(other)).containsEntry(base + 3, base + 3).hasSize(1);
     }

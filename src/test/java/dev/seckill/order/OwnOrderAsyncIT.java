@@ -7,8 +7,8 @@ import java.util.Map;
 
 import dev.seckill.id.IdGenerator;
 import dev.seckill.salestate.SeckillLocks;
-import dev.seckill.sale.async.OrderEnqueue;
-import dev.seckill.salestate.PurchaseDecision.Outcome;
+import dev.seckill.sale.buying.OrderEnqueue;
+import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.VoucherKeys;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.OrderWritesHolder;
@@ -109,9 +109,10 @@ class OwnOrderAsyncIT extends OwnOrderITSupport {
         long shopperId = Tokens.shopperId(token);
         long orderId = ids.next();
 
-        OrderEnqueue.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis());
-        OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis());
+        OrderEnqueue.Enqueue once = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis(), null);
+        OrderEnqueue.Enqueue twice = stream.enqueue(voucherId, shopperId, orderId, System.currentTimeMillis(), null);
+        OrderEnqueue.Enqueue another = stream.enqueue(voucherId, shopperId, ids.next(), System.currentTimeMillis(),
+                null);
 
         assertThat(once.outcome()).isEqualTo(Outcome.ACCEPTED);
         assertThat(twice.outcome()).isEqualTo(Outcome.ACCEPTED);

@@ -1,10 +1,6 @@
 package dev.seckill.sale;
 
-import dev.seckill.sale.async.FakeTicker;
-
-import dev.seckill.sale.async.Ticker;
-
-import dev.seckill.sale.PendingBacklog;
+import dev.seckill.sale.stream.FakeTicker;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -199,7 +199,7 @@ class RedisClusterIT extends TwoInstanceInvariants {
     }
 
     private static String purchaseSha() throws Exception {
-        byte[] script = new ClassPathResource("purchase.lua").getContentAsByteArray();
+        byte[] script = new ClassPathResource("sale/buying/purchase.lua").getContentAsByteArray();
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
     }
 

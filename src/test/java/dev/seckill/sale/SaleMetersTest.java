@@ -66,4 +66,14 @@ class SaleMetersTest {
         assertThat(registry.get("seckill.redis.enqueue.calls").functionCounter().count()).isEqualTo(4);
         assertThat(registry.get("seckill.redis.enqueue.orders").functionCounter().count()).isEqualTo(10);
     }
+
+    @Test
+    void enqueueCountsAreStillReadAfterAGarbageCollection() {
+        long[] calls = {3};
+        meters.bindEnqueueCounts(() -> calls[0], () -> 10);
+        System.gc();
+        calls[0] = 5;
+        assertThat(registry.get("seckill.redis.enqueue.calls").functionCounter().count()).isEqualTo(5);
+        assertThat(registry.get("seckill.redis.enqueue.orders").functionCounter().count()).isEqualTo(10);
+    }
 }

@@ -1,5 +1,7 @@
 package dev.seckill.salestate;
 
+import dev.seckill.sale.buying.PurchaseDecision;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -9,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.support.Api;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.support.OrderWritesHolder;
@@ -44,6 +45,12 @@ class ResetFenceIT extends IntegrationTest {
     StockCache stock;
 
     @Autowired
+    PurchaseDecision purchases;
+
+    @Autowired
+    SyncUnits syncUnits;
+
+    @Autowired
     SeckillLocks locks;
 
     /**
@@ -71,7 +78,7 @@ class ResetFenceIT extends IntegrationTest {
             for (String token : tokens) {
                 api.seckill(voucherId, token).expectProblem(503, "voucher-busy");
             }
-            assertThat(stock.take(voucherId, Tokens.shopperId(tokens.get(0)), 1L, System.currentTimeMillis()).outcome())
+            assertThat(take(voucherId, Tokens.shopperId(tokens.get(0)), 1L, System.currentTimeMillis()).outcome())
                     .as("the sync path's decision honours the fence too").isEqualTo(PurchaseDecision.Outcome.RESETTING);
             assertThat(stock.read(voucherId)).as("nothing taken").hasValue(10);
             assertThat(api.audit(voucherId).path("pendingOrders").asLong()).isZero();
@@ -144,5 +151,12 @@ class ResetFenceIT extends IntegrationTest {
 
     private org.redisson.api.RBucket<String> fence(long voucherId) {
         return redisson.getBucket(VoucherKeys.resetFence(voucherId), StringCodec.INSTANCE);
+    }
+
+    /** A unit taken as the sync path takes it: held under the order, the voucher known to the sweepers. */
+    private PurchaseDecision.Decision take(long voucherId, long shopperId, long orderId, long takenAtMillis) {
+        syncUnits.registerOnce(voucherId);
+        return purchases.decide(voucherId, PurchaseDecision.Keeping.HOLD,
+                new PurchaseDecision.Order(shopperId, orderId, takenAtMillis));
     }
 }

@@ -53,9 +53,10 @@ class StockGuardDataJpaIT {
 
     @Test
     void theGuardedUpdateNeverTakesTheLastUnitTwice() {
-        assertThat(sales.takeOne(voucherId)).isEqualTo(1);
-        assertThat(sales.takeOne(voucherId)).isEqualTo(1);
-        assertThat(sales.takeOne(voucherId)).as("no row changes once stock is 0").isZero();
+        assertThat(sales.takeUnits(voucherId, 1)).isEqualTo(1);
+        assertThat(sales.takeUnits(voucherId, 2)).as("all of a batch or none").isZero();
+        assertThat(sales.takeUnits(voucherId, 1)).isEqualTo(1);
+        assertThat(sales.takeUnits(voucherId, 1)).as("no row changes once stock is 0").isZero();
         assertThat(stock()).isZero();
     }
 

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.seckill.SeckillSettings;
 import dev.seckill.salestate.OrderStates;
-import dev.seckill.salestate.OrderStream;
+import dev.seckill.sale.stream.OrderStream;
 import dev.seckill.salestate.SyncUnits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -5,18 +5,19 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import dev.seckill.sale.UnitsBack;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.salestate.BuyerIndex;
-import dev.seckill.salestate.OrderStream;
-import dev.seckill.salestate.SoldOutFlags;
+import dev.seckill.sale.stream.OrderStream;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
 import dev.seckill.salestate.UnitReturns;
 import dev.seckill.order.OrderRecords;
 import dev.seckill.voucher.VoucherStock;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -41,7 +42,7 @@ public class StreamReconciler {
     private final TransactionTemplate snapshot;
     private final SeckillLocks locks;
     private final OrderStream stream;
-    private final SoldOutFlags soldOut;
+    private final ApplicationEventPublisher events;
     private final StockCache stock;
     private final SyncUnits syncUnits;
     private final CommittedUnits committedUnits;
@@ -49,7 +50,7 @@ public class StreamReconciler {
 
     StreamReconciler(BuyerIndex buyerIndex, OrderRecords orders, VoucherStock vouchers,
             PlatformTransactionManager transactions,
-            SeckillLocks locks, OrderStream stream, SoldOutFlags soldOut, StockCache stock, SyncUnits syncUnits,
+            SeckillLocks locks, OrderStream stream, ApplicationEventPublisher events, StockCache stock, SyncUnits syncUnits,
             CommittedUnits committedUnits, UnitReturns unitReturns) {
         this.unitReturns = unitReturns;
         this.buyerIndex = buyerIndex;
@@ -60,7 +61,7 @@ public class StreamReconciler {
         this.snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
         this.locks = locks;
         this.stream = stream;
-        this.soldOut = soldOut;
+        this.events = events;
         this.stock = stock;
         this.syncUnits = syncUnits;
         this.committedUnits = committedUnits;
@@ -111,7 +112,7 @@ public class StreamReconciler {
         long redisStock = stock.rebase(voucherId, db.stock() - onTheirWay, db.saleGeneration());
         stream.register(voucherId);
         syncUnits.register(voucherId);
-        soldOut.clear(voucherId);
+        events.publishEvent(new UnitsBack(voucherId));
         return new Report(voucherId, db.stock(), db.orderOf().size(), onTheirWay, redisStock, buyers.size());
     }
 
