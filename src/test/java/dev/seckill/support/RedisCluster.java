@@ -97,8 +97,22 @@ public final class RedisCluster implements AutoCloseable {
                             return false;
                         }
                     }
-                    return true;
+                    return settledAsSeenFromTheFirstNode();
                 });
+    }
+
+    /**
+     * The first node, whose CLUSTER NODES the tests read ({@link #masters}, {@link #replicaOf}), has heard of every
+     * node's role: half of them masters that serve slots, each with a replica. Gossip brings it a replica's new role
+     * a moment after the replica itself knows it, and until then it counts the replica as a master.
+     */
+    private boolean settledAsSeenFromTheFirstNode() throws IOException, InterruptedException {
+        List<String[]> nodes = cli(firstPort, "CLUSTER", "NODES").lines().map(line -> line.trim().split(" ")).toList();
+        long masters = nodes.stream().filter(node -> node.length > 8 && node[2].contains("master")
+                && !node[2].contains("fail")).count();
+        long replicas = nodes.stream().filter(node -> node.length > 3 && node[2].contains("slave")
+                && !node[2].contains("fail") && !node[3].equals("-")).count();
+        return masters == NODES / 2 && replicas == NODES / 2;
     }
 
     /** The nodes as {@code spring.data.redis.cluster.nodes} takes them. */
@@ -227,14 +241,20 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /** Six consecutive free ports whose cluster bus ports (+10000) are free too, away from the script's 7101. */
+    /**
+     * Six free ports below the system's ephemeral range, their bus ports (+10,000) free too. Each test JVM looks in
+     * ranges of its own ({@link TestServers#fork()}): two that started a cluster at the same moment would otherwise
+     * both find the same ports free, and one's nodes would fail to bind, or join the other's cluster.
+     */
     private static int freeFirstPort() throws IOException {
-        for (int first = 7201; first < 8000; first += 100) {
+        int fork = TestServers.fork();
+        for (int first = 7201 + 100 * (fork - 1); first + NODES + 10_000 < 32_768; first += 1_600) {
             int candidate = first;
             if (IntStream.range(candidate, candidate + NODES).allMatch(p -> free(p) && free(p + 10_000))) {
                 return candidate;
             }
         }
-        throw new IOException("no six free ports (and their bus ports) from 7201 to 7999");
+        throw new IOException("no six free ports (and their bus ports) for test JVM " + fork + " from 7201 on");
     }
 
     private static boolean free(int port) {
