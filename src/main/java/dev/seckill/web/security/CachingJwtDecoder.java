@@ -11,7 +11,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 /**
  * Remembers tokens the real decoder accepted, keyed by the whole token string, so a shopper's repeated
  * clicks are not verified again: during a sale most requests are a shopper's second, third, ... try, and
- * checking an HS256 JWT (parse, HMAC, claim conversion) is most of a sold-out refusal's cost
+ * checking an HS256 JWT (parse, HMAC, claim conversion) is a large part of a sold-out refusal's cost
  * (docs/benchmarks.md). Only an identical string hits, so a changed byte is verified afresh; refusals are
  * never remembered; a remembered token is handed out only before its expiry (then the real decoder says
  * why it is refused).
