@@ -23,9 +23,9 @@ import org.springframework.transaction.annotation.Transactional;
  * transactional proxy.
  * <p>
  * READ COMMITTED: every statement here finds its rows by primary key or takes them with {@code SKIP LOCKED}, and needs
- * no gap locks. Under REPEATABLE READ the expiry's scan and a cancel held gap locks on the order indexes where a buy
- * inserts its new order while it holds the voucher's stock row, and the ending then waited for that row: MySQL killed
- * one of the two (a sync buy answered 500, a cancel failed), as the buy-and-pay load plan showed in sync mode.
+ * no gap locks. Under REPEATABLE READ the expiry's scan and a cancel hold gap locks on the order indexes where a buy
+ * inserts its new order while it holds the voucher's stock row, and the ending then waits for that row: MySQL kills
+ * one of the two as a deadlock (a sync buy answers 500, or a cancel fails).
  */
 @Component
 class OrderEndings {

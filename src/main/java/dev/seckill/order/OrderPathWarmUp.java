@@ -10,9 +10,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs the order transaction's statements once, rolled back, before the instance reports ready.
- * Measured: on a cold instance the first order's transaction took ~5 s (Hibernate translating its
- * queries, class loading) while it held the voucher lock, so a sale opening right after a deploy
- * answered voucher-busy to everyone queued behind it. Readiness only turns UP after runners finish.
+ * On a cold instance the first order's transaction takes seconds (Hibernate translating its queries,
+ * class loading) while it holds the voucher lock, so a sale opening right after a deploy would answer
+ * voucher-busy to everyone queued behind it. Readiness only turns UP after runners finish.
  */
 @Component
 class OrderPathWarmUp implements ApplicationRunner {

@@ -36,8 +36,7 @@ public class OrderQueries {
      * <p>
      * Not one transaction: each MySQL read is its own, so the second one sees an order that was written
      * (and left Redis's pending orders) after the first. In one REPEATABLE READ transaction the second read
-     * saw the first one's snapshot, and an order written in between was answered order-not-found (6 of 100
-     * shoppers in the async browse-and-buy load plan).
+     * would see the first one's snapshot, and an order written in between would be answered order-not-found.
      */
     public OrderView findOwn(long orderId, long shopperId) {
         return orders.findByIdAndUserId(orderId, shopperId).map(this::view).orElseGet(() -> {

@@ -9,7 +9,7 @@ import com.github.benmanes.caffeine.cache.Ticker;
 /**
  * What this instance already knows of one per-shopper limit, so that most requests are decided without a
  * Redis call. The shared limiter ({@link RedisRateLimiter}, three Redis scripts' work for a new shopper)
- * cost more Redis time than the order it guarded (docs/benchmarks.md), yet:
+ * costs more Redis time than the order it guards (docs/benchmarks.md), yet:
  * <ul>
  *   <li>a shopper's first request on this instance in a window cannot be over any limit, so it passes
  *       without asking (and without being counted);</li>
@@ -30,8 +30,8 @@ final class LocalLimitGate {
     private final Cache<Long, Boolean> refusedLately;
 
     LocalLimitGate(Duration window, Ticker ticker) {
-        // Evictions run on the calling thread: handing them to the common pool cost more than doing them
-        // (a wake-up and a park per burst of new shoppers; async-profiler, docs/benchmarks.md 2026-11-24).
+        // Evictions run on the calling thread: handing them to the common pool costs more than doing them
+        // (a wake-up and a park per burst of new shoppers; docs/benchmarks.md).
         this.seenThisWindow = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).expireAfterWrite(window)
                 .maximumSize(MAX_SHOPPERS).build();
         this.refusedLately = Caffeine.newBuilder().executor(Runnable::run).ticker(ticker).expireAfterWrite(window.dividedBy(10))

@@ -59,11 +59,11 @@ public class SeckillLocks {
      * writes a batch of the voucher's orders to MySQL, alongside every other consumer writing that voucher.
      * Empty while a give-up holds the exclusive side: the batch is left for later.
      *
-     * <p>Why one lock per batch and not the batch's shoppers' locks, as before: what needs excluding is a
+     * <p>Why one lock per batch and not a lock per shopper: what needs excluding is a
      * give-up (its unit back on sale) while another consumer, holding the same order after a claim, commits
      * it; two writers of one order are harmless (the writer skips what MySQL has, the unique key refuses the
-     * rest). A lock per shopper cost two Redisson calls per order; this costs two per batch
-     * (docs/benchmarks.md, "The consumer's locks").
+     * rest). A lock per shopper costs two Redisson calls per order; this costs two per batch
+     * (docs/benchmarks.md, "Why the order path is shaped so").
      */
     public Optional<HeldLock> tryLockOrderWrites(long voucherId) {
         RLock lock = redisson.getReadWriteLock(orderWritesLockName(voucherId)).readLock();

@@ -11,8 +11,8 @@ import jakarta.servlet.http.HttpServletRequest;
  * An answer written after the handler returned, on whatever thread decides it (Redisson's I/O thread for an
  * order), but never while the request's own thread is still on its way out through the filters: some of
  * them write headers there (Spring Security's header writer does, when the response is not committed yet),
- * and two threads writing one response's headers corrupt them (seen under load: Nginx refused an upstream
- * header of "\x3a...", a 502). So the answer runs when both have happened, the decision and the end of the
+ * and two threads writing one response's headers corrupt them (under load Nginx then refuses an upstream
+ * header of "\x3a...": a 502). So the answer runs when both have happened, the decision and the end of the
  * dispatch ({@link LateAnswerFilter}, outermost), on the thread that comes second, and completes the request.
  */
 public final class LateAnswer {

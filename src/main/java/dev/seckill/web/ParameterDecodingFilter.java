@@ -17,9 +17,9 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 /**
  * Parameters that Tomcat cannot decode ({@code ?next=%}, {@code %zz}, bytes that are not UTF-8, a form over Tomcat's
  * parameter count) are refused here as 400 {@code invalid-parameter}, before anything asks for one. Tomcat throws on
- * the first {@code getParameter} of such a request, and that was wherever the first one happened to be asked: in a
- * controller's argument (answered 500 internal-error, {@code GET /sign-in?next=%}) or in Spring Security's CSRF
- * filter reading {@code _csrf}. After the body size limit, so an oversized form is never read.
+ * the first {@code getParameter} of such a request, and that is wherever the first one happens to be asked: in a
+ * controller's argument (which would answer 500 internal-error, {@code GET /sign-in?next=%}) or in Spring Security's
+ * CSRF filter reading {@code _csrf}. After the body size limit, so an oversized form is never read.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 20)

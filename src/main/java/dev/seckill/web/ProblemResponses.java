@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes a refusal straight to the response, byte for byte the body {@link ApiExceptionHandler} would
- * produce. Only for the seckill endpoint's own refusals: measured with JFR on a sold-out voucher, half
- * of each request went to Spring MVC resolving the exception and negotiating a converter for it, so
+ * produce. Only for the seckill endpoint's own refusals: on a sold-out voucher, Spring MVC resolving the
+ * exception and negotiating a converter for it are about half of each request (docs/benchmarks.md), so
  * during a sale (most answers are refusals) the endpoint answers without either.
  */
 public final class ProblemResponses {

@@ -35,13 +35,13 @@ import org.springframework.web.bind.annotation.RestController;
  * mode answers 202 PENDING (accepted and on its way: {@code GET /orders/{orderId}} follows it). A
  * refusal because the shopper already ordered names that order ({@code orderId}).
  * Its answers are written straight to the response: during a sale this endpoint takes nearly all the
- * traffic and most answers are refusals, and with JFR half of each refusal's time went to Spring MVC's
- * exception resolution and message converters (docs/benchmarks.md). The bodies are the same JSON the
- * rest of the API gives (ProblemResponses, checked by SeckillAnswersIT).
+ * traffic and most answers are refusals, and Spring MVC's exception resolution and message converters are
+ * about half of a refusal's time (docs/benchmarks.md). The bodies are the same JSON the rest of the API
+ * gives (ProblemResponses).
  * In async mode no request thread waits for Redis: the request is put in asynchronous mode and answered on
  * Redisson's I/O thread when the purchase script's call answers (Tomcat's thread goes back to its pool).
- * Measured against a thread that waits (scripts/cost, docs/benchmarks.md): less CPU per order;
- * virtual threads (JDK 25) measured no better than the waiting platform thread.
+ * That costs less CPU per order than a thread that waits, and virtual threads (JDK 25) cost no less than
+ * a waiting platform thread (scripts/cost, docs/benchmarks.md).
  */
 @RestController
 class SeckillController {

@@ -34,11 +34,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Behind Nginx the client address is the one Nginx saw ({@code server.forward-headers-strategy=native}).
  * <p>
  * Why both: counted per address alone, a stranger sharing the admin's address, or every client when the instance
- * saw one address for all of them, locked the real admin out with ten wrong passwords. Now failures from one
- * address never lock out another, and failures under another user name never lock out the admin's. Guessing is no
- * cheaper for it: only the admin's one user name can succeed, and from each address it gets the same few tries a
- * window that the address alone used to. The user name is kept in the key as a hash: it is whatever the client
- * sent, and Redis keys stay short and free of braces.
+ * sees one address for all of them, would lock the real admin out with ten wrong passwords. Counted per pair,
+ * failures from one address never lock out another, and failures under another user name never lock out the
+ * admin's. Guessing is no cheaper for it: only the admin's one user name can succeed, and from each address it
+ * gets the same few tries a window as a count per address would give. The user name is kept in the key as a hash:
+ * it is whatever the client sent, and Redis keys stay short and free of braces.
  */
 @Component
 public class AdminLoginLimiter {

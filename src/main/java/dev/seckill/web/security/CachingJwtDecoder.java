@@ -11,7 +11,7 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 /**
  * Remembers tokens the real decoder accepted, keyed by the whole token string, so a shopper's repeated
  * clicks are not verified again: during a sale most requests are a shopper's second, third, ... try, and
- * checking an HS256 JWT (parse, HMAC, claim conversion) was most of a sold-out refusal's cost
+ * checking an HS256 JWT (parse, HMAC, claim conversion) is a large part of a sold-out refusal's cost
  * (docs/benchmarks.md). Only an identical string hits, so a changed byte is verified afresh; refusals are
  * never remembered; a remembered token is handed out only before its expiry (then the real decoder says
  * why it is refused).
@@ -20,8 +20,8 @@ public final class CachingJwtDecoder implements JwtDecoder {
 
     /**
      * A remembered token holds its string, the {@code Jwt} and its two maps: about a kilobyte. At 250,000 the
-     * cache grew to a few hundred megabytes under a stream of new shoppers, most of a 512 MB heap, and G1's
-     * concurrent marking took a fifth of the instance's CPU (docs/benchmarks.md, 2026-11-24). The shoppers
+     * cache grows to a few hundred megabytes under a stream of new shoppers, most of a 512 MB heap, and G1's
+     * concurrent marking takes a fifth of the instance's CPU (docs/benchmarks.md). The shoppers
      * worth remembering are the ones clicking again, and Caffeine's frequency-based admission keeps those
      * over one-time tokens, so a few megabytes of them are enough.
      */

@@ -7,7 +7,7 @@ import org.springframework.security.oauth2.server.resource.web.DefaultBearerToke
 
 /**
  * Spring Security's {@link DefaultBearerTokenResolver}, without its regular expression on the common case:
- * matching {@code ^Bearer (?<token>[a-zA-Z0-9-._~+/]+=*)$} against every shopper request's header took 6% of
+ * matching {@code ^Bearer (?<token>[a-zA-Z0-9-._~+/]+=*)$} against every shopper request's header takes 6% of
  * an order's time under load (JFR, docs/benchmarks.md). A header that is plainly {@code Bearer <token68>}
  * (RFC 6750's syntax, checked here character by character) is answered directly; anything else goes to the
  * default resolver, which gives exactly its own answers and errors.
