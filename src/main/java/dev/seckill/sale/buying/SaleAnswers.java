@@ -9,8 +9,8 @@ import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 
 /**
- * The answers both order paths give the same way, decided once: the same situation gets the same answer in
- * either mode (PurchaseRefusals runs one suite against each).
+ * The answers both order paths give the same way, decided once, so that the same situation gets the same answer
+ * in either mode and a shopper cannot tell the modes apart by a refusal.
  */
 final class SaleAnswers {
 
