@@ -4,7 +4,7 @@
 # Compose (v2's `docker compose`, or docker-compose 1.29). On a Debian machine as root, what is missing is installed
 # (docker.io, docker-compose) and the engine started (dockerd: these machines have no systemd); elsewhere one line
 # says what to do. Sourced after scripts/lib/services.sh (svc_log, svc_err, svc_wait, svc_apt_install) by
-# scripts/cluster and scripts/test-services. Sets DOCKER (the docker command to use), COMPOSE (an array, with
+# scripts/cluster, scripts/test-services and the measuring scripts. Sets DOCKER (the docker command to use), COMPOSE (an array, with
 # `compose`), exports DOCKER_BUILDKIT=0 and returns non-zero after saying why.
 
 # shellcheck disable=SC2120 # the argument is optional: scripts/test-services needs no compose

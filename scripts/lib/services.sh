@@ -1,15 +1,9 @@
 # shellcheck shell=bash
 #
-# Shared helpers of the scripts: messages under the script's tag, a wait, apt-get installs of the tools a script
-# needs (svc_require_cmd). Nothing here starts a server. Sourced by scripts/cluster, scripts/test-services, .ci/run and the measuring scripts
-# (scripts/lib/docker.sh needs it first); not meant to be executed on its own.
-#
-# Every function checks its own errors and returns non-zero on failure, so the
-# helpers behave the same whether or not the caller runs with `set -e` (and even
-# when they are called inside an `if`, where bash ignores `set -e`).
-#
-# Setting (environment):
-#   SVC_TAG            prefix of the messages, e.g. "[cluster]"
+# Shared helpers of the scripts, sourced (never executed) by scripts/cluster, scripts/test-services, .ci/run and the
+# measuring scripts, before scripts/lib/docker.sh: messages under the script's tag (SVC_TAG, e.g. "[cluster]"), a wait,
+# apt-get installs of the tools a script needs. Nothing here starts a server. Every function says why it failed and
+# returns non-zero, so it behaves alike with or without `set -e` (which bash ignores inside an `if`).
 
 : "${SVC_TAG:=[services]}"
 

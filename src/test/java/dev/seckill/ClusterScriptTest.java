@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * scripts/cluster's own decisions, run in bash against a stand-in for docker: the script sourced defines its functions
  * and runs nothing, {@code $DOCKER} is a script that answers {@code ps} with one container and {@code inspect} with
  * the line in {@code $DIR/state} (service, status, health, exit code, restarts, start time) or the settings in
- * {@code $DIR/env}; compose's {@code up} is a process that waits, as compose waits for its dependencies, and its logs a line. A real engine is what scripts/compose-test runs on.
+ * {@code $DIR/env}; compose's {@code up} is a process that waits, as compose waits for its dependencies, and its logs
+ * a line. A real engine is what ComposeClusterIT runs on.
  */
 class ClusterScriptTest {
 
