@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * What a module owns, declared on its {@code package-info.java}: its MySQL tables, the prefixes of its Redis keys and
- * channels, and its Lua scripts. Nothing outside the module may name them; the module boundary test fails when
- * code does (one door per table and per key).
+ * channels, and its Lua scripts. Nothing outside the module may name them (one door per table and per key), so that
+ * a change to a table or a key has one place to look; the build checks it.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

@@ -10,8 +10,9 @@
 -- ARGV[1] 'queue' (async): the shopper becomes a buyer now and the order is queued for MySQL;
 --         'hold' (sync): the unit is held under the order id until the request commits
 --         (sync-unit-settle.lua makes the shopper a buyer) or gives it back (stock-return.lua)
--- ARGV[2] 'tickets': an order takes a unit only with its shopper's ticket, which it spends (ticket-issue.lua);
---         'open': no ticket asked
+-- ARGV[2] 'tickets': an order takes a unit only with its shopper's ticket, which it spends (sale/ticket/ticket-issue.lua);
+--         'room': the same, the ticket being a waiting room's admission (sale/room/room-place.lua), whose shopper
+--         leaves the room's open admissions (KEYS[8 + orders]) as it is spent; 'open': no ticket asked
 -- ARGV[3..] per order: shopper id, order id, at (epoch millis, the caller's clock: a script's time would differ
 --         on a replica that replays it), and with tickets the ticket the request carried ('' for none)
 -- Returns one answer per order, in ARGV order: 0 accepted, 1 sold out, 2 already bought (order unknown),
@@ -21,7 +22,8 @@
 -- orders were decided in (stock-reset.lua moves it on when it starts the sale afresh), which the async path
 -- journals with what it accepted, so that a failover's replay leaves out the orders of an earlier sale.
 local queue = ARGV[1] == 'queue'
-local tickets = ARGV[2] == 'tickets'
+local room = ARGV[2] == 'room'
+local tickets = ARGV[2] == 'tickets' or room
 local stride = tickets and 4 or 3
 local orders = (#ARGV - 2) / stride
 local answers = {}
@@ -65,6 +67,9 @@ for i = 1, orders do
   else
     if tickets then
       redis.call('DEL', KEYS[7 + i])
+      if room then
+        redis.call('ZREM', KEYS[8 + orders], shopper)
+      end
     end
     stock = stock - 1
     taken = taken + 1

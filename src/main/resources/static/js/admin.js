@@ -34,7 +34,8 @@
   }
 
   // The API names a broken rule by its field; a rule over two fields by its method (endAfterBegin).
-  var FIELD_OF = { endAfterBegin: 'endTime' };
+  var FIELD_OF = { endAfterBegin: 'endTime', arrivalWindowWithinTheSale: 'arrivalWindow',
+    admissionRateForARoom: 'admissionsPerSecond' };
 
   function showFieldErrors(form, errors) {
     form.querySelectorAll('.error').forEach(function (p) { p.textContent = ''; });
@@ -91,7 +92,9 @@
         title: v('title'), description: v('description') || null, price: numberOrText(v('price')),
         stock: numberOrText(v('stock')), beginTime: isoOf(v('beginTime')), endTime: isoOf(v('endTime')),
         challengeDifficulty: v('challengeDifficulty') === '' ? null : numberOrText(v('challengeDifficulty')),
-        paymentWindow: durationOfSeconds(v('paymentWindow'))
+        paymentWindow: durationOfSeconds(v('paymentWindow')),
+        arrivalWindow: durationOfSeconds(v('arrivalWindow')),
+        admissionsPerSecond: numberOrText(v('admissionsPerSecond'))
       };
       call('POST', '/admin/vouchers', body).then(function (a) {
         submit.disabled = false;

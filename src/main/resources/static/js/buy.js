@@ -4,6 +4,8 @@
 // window runs, and its end in words. A shopper who already holds an order of the voucher sees it on arrival.
 // When the shop asks purchase tickets, the page's challenge widget solves a proof of work while the countdown runs,
 // and a click first spends the solution on a ticket, then the ticket on the purchase.
+// A voucher with a waiting room (data-room) hands the button to room.js: it joins the room (spending the solution,
+// where tickets are asked), follows the place, and once let in the click buys with the room's admission as its ticket.
 (function () {
   'use strict';
   var WORDS = {
@@ -23,15 +25,19 @@
     'challenge-invalid': 'Your browser check ran out; it is being redone. Please click again in a moment.',
     'challenge-spent': 'Your browser check was used already; it is being redone. Please click again in a moment.',
     'ticket-required': 'Your browser check is not done yet. Please click again in a moment.',
-    'ticket-invalid': 'Your purchase ticket ran out. Please click again.'
+    'ticket-invalid': 'Your purchase ticket ran out. Please click again.',
+    'not-admitted': 'Your turn in the waiting room is not (or no longer) open; checking your place…',
+    'waiting-room-required': 'This sale lets shoppers in through its waiting room. Please reload the page.'
   };
   var HOLDS_UNIT = { PENDING: true, AWAITING_PAYMENT: true, PAID: true };
   var order = window.seckillOrder;
   var button, status, box, timer, payButton, cancelButton, inFlight = false, done = false, soldOut = false;
   var shown = null, clock = null;
-  var widget = null, solution = null, waitingForSolution = false;
+  var widget = null, solution = null, waitingForSolution = false, solutionWaiter = null;
   // A ticket not spent yet (its purchase was refused without taking a unit): the next click uses it again.
   var held = null;
+  // The waiting room's hold on the button, for a voucher with one; null otherwise.
+  var room = null;
 
   function csrf() {
     return window.seckillCsrfHeaders(false);
@@ -44,6 +50,10 @@
 
   function refresh() {
     if (!button || inFlight || done) {
+      return;
+    }
+    if (room) {
+      room.refresh();
       return;
     }
     var phase = window.seckillClock.phase(Number(button.dataset.begin), Number(button.dataset.end));
@@ -87,6 +97,9 @@
     shown = view;
     status.dataset.order = view.orderId;
     done = true;
+    if (room) {
+      room.stop();
+    }
     if (widget) {
       // Bought: no further ticket, so no further proof of work.
       widget.hidden = true;
@@ -168,6 +181,11 @@
         waitingForSolution = false;
         buy();
       }
+      if (solution && solutionWaiter) {
+        var then = solutionWaiter;
+        solutionWaiter = null;
+        then();
+      }
     });
   }
 
@@ -212,7 +230,7 @@
     if (inFlight || done) {
       return;
     }
-    var tickets = button.dataset.tickets === 'true';
+    var tickets = !room && button.dataset.tickets === 'true';
     if (tickets && !solution && !(held && held.until > Date.now())) {
       waitingForSolution = true;
       button.disabled = true;
@@ -223,7 +241,9 @@
     button.disabled = true;
     say('Placing your order…', 'PLACING');
     var voucher = encodeURIComponent(button.dataset.voucher);
-    (tickets ? ticket(voucher) : Promise.resolve(null))
+    // In a waiting room the admission is the ticket: no challenge of its own.
+    (room ? Promise.resolve({ status: 200, body: { ticket: room.ticket() } })
+      : tickets ? ticket(voucher) : Promise.resolve(null))
       .then(function (t) {
         if (t && t.status !== 200) {
           return t;
@@ -264,6 +284,8 @@
           return;
         } else if (code === 'sold-out') {
           soldOut = true;
+        } else if (code === 'not-admitted' && room) {
+          room.pollNow();
         } else if (code === 'rate-limited' || code === 'voucher-busy' || code === 'backend-unavailable') {
           inFlight = true;
           setTimeout(function () { inFlight = false; refresh(); }, 1000 * Math.max(1, Number(a.retry) || 1));
@@ -288,8 +310,35 @@
     }
     // One key per page view: every retry of this page's purchase is the same purchase.
     button.dataset.key = newKey();
-    button.addEventListener('click', buy);
     watchChallenge();
+    if (button.dataset.room === 'true' && window.seckillRoom) {
+      room = window.seckillRoom.start(button, {
+        say: say,
+        solution: function () { return solution; },
+        awaitSolution: function (then) {
+          if (solution) {
+            then();
+          } else {
+            solutionWaiter = then;
+          }
+        },
+        solveAgain: solveAgain,
+        // Joined: the room's admission is the ticket from now on, so no further proof of work.
+        challengeDone: function () {
+          if (widget) {
+            widget.hidden = true;
+          }
+        },
+        buy: buy
+      }, button.dataset.tickets === 'true');
+    }
+    button.addEventListener('click', function () {
+      if (room) {
+        room.click();
+      } else {
+        buy();
+      }
+    });
     box = document.getElementById('order-box');
     timer = document.getElementById('pay-timer');
     payButton = document.getElementById('pay');

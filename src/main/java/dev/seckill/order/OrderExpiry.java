@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * Ends the orders nobody paid in time, on every instance, every {@code seckill.payment.expiry-scan}: a scan of MySQL
- * over the {@code (status, pay_by)} index, batch after batch until none is due ({@link OrderEndings#expireDue}). The
+ * over the {@code (status, pay_by)} index, batch after batch until none is due ({@link OrderTransitions#expireDue}). The
  * timer is the table itself, so it survives what a timer in memory or in Redis would not: an instance's restart
  * (another one scans meanwhile; a batch cut short rolls back and is taken again), a Redis that lost its data (no
  * delayed queue or key expiry to lose), a clock step on an instance (MySQL's clock decides what is due). Then it
@@ -25,7 +25,7 @@ class OrderExpiry extends PeriodicTask {
     /** A return younger than this is still in the hands of the instance that ended its order. */
     static final Duration RETURN_GRACE = Duration.ofSeconds(5);
 
-    private final OrderEndings endings;
+    private final OrderTransitions transitions;
     private final PaymentClosing payments;
     private final UnitsBackToRedis redis;
     private final PaymentWindowSettings settings;
@@ -34,10 +34,10 @@ class OrderExpiry extends PeriodicTask {
     private final Counter expired;
     private final Counter paidAtClose;
 
-    OrderExpiry(OrderEndings endings, PaymentClosing payments, UnitsBackToRedis redis, PaymentWindowSettings settings,
+    OrderExpiry(OrderTransitions transitions, PaymentClosing payments, UnitsBackToRedis redis, PaymentWindowSettings settings,
             Clock clock, MeterRegistry meters) {
         super("order-expiry", settings.expiryScan(), ShutdownOrder.ORDER_EXPIRY);
-        this.endings = endings;
+        this.transitions = transitions;
         this.payments = payments;
         this.redis = redis;
         this.settings = settings;
@@ -62,19 +62,19 @@ class OrderExpiry extends PeriodicTask {
      * minute ahead once tried) must not keep a fresh return behind it for one batch per scan.
      */
     void retryAllOwed() {
-        List<OrderEndings.Ended> owed;
+        List<OrderTransitions.Ended> owed;
         do {
-            owed = endings.returnsOwed(RETURN_GRACE, settings.expiryBatch());
+            owed = transitions.returnsOwed(RETURN_GRACE, settings.expiryBatch());
         } while (redis.giveBack(owed) == settings.expiryBatch() && !Thread.currentThread().isInterrupted());
     }
 
     /** Batch after batch until fewer than a batch were due; returns how many expired. */
     int expireAllDue() {
         int expiredNow = 0;
-        OrderEndings.Batch batch;
+        OrderTransitions.Batch batch;
         do {
-            batch = endings.expireDue(settings.expiryBatch(), this::close);
-            for (OrderEndings.Ended order : batch.expired()) {
+            batch = transitions.expireDue(settings.expiryBatch(), this::close);
+            for (OrderTransitions.Ended order : batch.expired()) {
                 lag.record(Duration.between(order.payBy(), clock.instant()));
             }
             expired.increment(batch.expired().size());
@@ -85,7 +85,7 @@ class OrderExpiry extends PeriodicTask {
         return expiredNow;
     }
 
-    private PaymentClosing.Closed close(OrderEndings.Due order) {
+    private PaymentClosing.Closed close(OrderTransitions.Due order) {
         PaymentClosing.Closed closed = payments.closeOpenPayments(order.orderId());
         if (closed == PaymentClosing.Closed.PAID) {
             paidAtClose.increment();

@@ -21,22 +21,22 @@ class UnitsBackToRedis {
     private static final Logger log = LoggerFactory.getLogger(UnitsBackToRedis.class);
 
     private final UnitReturns redis;
-    private final OrderEndings endings;
+    private final OrderTransitions transitions;
     private final Counter returned;
 
-    UnitsBackToRedis(UnitReturns redis, OrderEndings endings, MeterRegistry meters) {
+    UnitsBackToRedis(UnitReturns redis, OrderTransitions transitions, MeterRegistry meters) {
         this.redis = redis;
-        this.endings = endings;
+        this.transitions = transitions;
         this.returned = Counter.builder("seckill.orders.units.returned")
                 .description("Units of expired and cancelled orders put back into the Redis counter").register(meters);
     }
 
     /** Returns how many of {@code ended} are settled: back in Redis, or put off for a minute. */
-    int giveBack(List<OrderEndings.Ended> ended) {
+    int giveBack(List<OrderTransitions.Ended> ended) {
         List<Long> done = new ArrayList<>(ended.size());
         List<Long> later = new ArrayList<>();
         try {
-            for (OrderEndings.Ended order : ended) {
+            for (OrderTransitions.Ended order : ended) {
                 switch (redis.giveBack(order.voucherId(), order.orderId())) {
                     case RETURNED -> {
                         returned.increment();
@@ -53,8 +53,8 @@ class UnitsBackToRedis {
             log.warn("Units of {} ended orders could not go back to Redis now; the expiry scan tries again: {}",
                     ended.size() - done.size(), redisUnreachable.toString());
         } finally {
-            endings.returnedToRedis(done);
-            endings.returnLater(later);
+            transitions.returnedToRedis(done);
+            transitions.returnLater(later);
         }
         return done.size() + later.size();
     }

@@ -11,8 +11,8 @@ import jakarta.persistence.Table;
 
 /**
  * One shopper's order of one voucher, as it is read; UNIQUE(user_id, voucher_id) in the schema. Never saved
- * through JPA: orders are inserted by JDBC batches ({@code OrderWriter}) and moved by guarded UPDATEs
- * ({@code OrderEndings}).
+ * through JPA: orders are inserted by JDBC batches ({@code SyncOrderCreation}) and moved by guarded UPDATEs
+ * ({@code OrderTransitions}).
  */
 @Entity
 @Table(name = "voucher_order")

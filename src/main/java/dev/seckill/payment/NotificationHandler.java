@@ -1,6 +1,6 @@
 package dev.seckill.payment;
 
-import dev.seckill.order.OrderLifecycle;
+import dev.seckill.order.OrderSettlement;
 import dev.seckill.payment.PaymentGateway.PaymentState;
 import dev.seckill.payment.PaymentRecords.Payment;
 import org.slf4j.Logger;
@@ -31,11 +31,11 @@ class NotificationHandler {
     enum Outcome { PAID, ALREADY_PAID, REFUNDING, REFUNDED, CANCELED, IGNORED, DUPLICATE, NOT_PAID }
 
     private final PaymentRecords payments;
-    private final OrderLifecycle orders;
+    private final OrderSettlement orders;
     private final PaymentGateway gateway;
     private final PaymentMeters meters;
 
-    NotificationHandler(PaymentRecords payments, OrderLifecycle orders, PaymentGateway gateway, PaymentMeters meters) {
+    NotificationHandler(PaymentRecords payments, OrderSettlement orders, PaymentGateway gateway, PaymentMeters meters) {
         this.payments = payments;
         this.orders = orders;
         this.gateway = gateway;
@@ -108,7 +108,7 @@ class NotificationHandler {
      * so a notification arriving while an order ends waits instead of deadlocking with it.
      */
     private Outcome succeeded(Payment payment) {
-        OrderLifecycle.Paid order = orders.paid(payment.orderId());
+        OrderSettlement.Paid order = orders.paid(payment.orderId());
         // From any state but the refund's: the provider says it was paid, even if our record says we closed it or saw
         // it abandoned (our close raced the shopper's click at the provider, or was lost there); the order decides
         // what it means.

@@ -6,8 +6,9 @@ import java.time.Instant;
 /**
  * The payment provider, as every real one works: we open a payment and send the shopper to its checkout page,
  * the provider tells our webhook what happened (signed, at least once, in any order), and we may close an
- * unpaid payment, refund a paid one, or ask where one stands. The sandbox adapter ({@code dev.seckill.sandbox}) is
- * the one here. Every call is idempotent on the provider's side for the same payment.
+ * unpaid payment, refund a paid one, or ask where one stands. The adapter is {@link HttpPaymentGateway}, which calls
+ * the provider's API over HTTP (the sandbox provider's, a process of its own). Every call is idempotent on the
+ * provider's side for the same payment, and throws an unchecked exception when the provider cannot be asked.
  */
 public interface PaymentGateway {
 

@@ -5,7 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 
-import dev.seckill.order.OrderLifecycle;
+import dev.seckill.order.OrderSettlement;
 import dev.seckill.payment.PaymentRecords.Payment;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -28,7 +28,7 @@ public class PaymentService {
     public record StartedPayment(String paymentRef, String checkoutUrl, long amountCents, Instant payBy) {
     }
 
-    private final OrderLifecycle orders;
+    private final OrderSettlement orders;
     private final VoucherService vouchers;
     private final PaymentGateway gateway;
     private final PaymentRecords payments;
@@ -39,7 +39,7 @@ public class PaymentService {
     private final PaymentMeters meters;
     private final Clock clock;
 
-    PaymentService(OrderLifecycle orders, VoucherService vouchers, PaymentGateway gateway, PaymentRecords payments,
+    PaymentService(OrderSettlement orders, VoucherService vouchers, PaymentGateway gateway, PaymentRecords payments,
             NotificationHandler handler, PaymentSettings settings, JsonMapper json, PaymentMeters meters, Clock clock) {
         this.orders = orders;
         this.vouchers = vouchers;
@@ -58,18 +58,18 @@ public class PaymentService {
      * The payment to make for the shopper's own order: the one already open (a page reloaded, a retried request), or a
      * new one (the first, or after the shopper abandoned one at the checkout).
      * <p>
-     * One transaction, under the order's row lock ({@link OrderLifecycle#payableLocked}) from the look for an open
+     * One transaction, under the order's row lock ({@link OrderSettlement#payableLocked}) from the look for an open
      * payment until the new one is recorded: requests for one order arriving together (two tabs, a double click, a
      * script) decide one after the other, so the provider is asked to open one payment and each request gets it.
      * Read without the lock, each request found none open and opened its own; a shopper could pay two of them and be
-     * charged twice. The lock is held across the provider's call, made once per order: a real provider's is an HTTP
-     * request, and the sandbox records its payment in this transaction, so no second connection is taken meanwhile.
+     * charged twice. The lock is held across the provider's call, made once per order: an HTTP request to the
+     * provider, bounded by {@code seckill.payment.provider-timeout}.
      *
-     * @throws Refusal as {@link OrderLifecycle#payable}, and payment-unavailable when the provider cannot be reached
+     * @throws Refusal as {@link OrderSettlement#payable}, and payment-unavailable when the provider cannot be reached
      */
     @Transactional(isolation = Isolation.READ_COMMITTED)
     public StartedPayment start(long orderId, long shopperId) {
-        OrderLifecycle.Payable order = orders.payableLocked(orderId, shopperId);
+        OrderSettlement.Payable order = orders.payableLocked(orderId, shopperId);
         Optional<Payment> open = payments.ofOrder(orderId).stream()
                 .filter(payment -> payment.status() == PaymentStatus.OPEN).findFirst();
         if (open.isPresent()) {

@@ -8,9 +8,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.salestate.OrderBacklogs;
-import dev.seckill.salestate.OrderBacklogs.Backlog;
-import dev.seckill.salestate.OrderBacklogs.Reading;
+import dev.seckill.sale.OrderBacklogs.Backlog;
+import dev.seckill.sale.OrderBacklogs.Reading;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -6,8 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * The Redis database the instance uses ({@code spring.data.redis.database}, also read by Redisson). Pub/sub
- * channels are shared by every database of a server, so the channel names carry it: the local cluster
- * (database 0) and the tests (database 1) on one Redis would otherwise hear each other's messages.
+ * channels are shared by every database of a server, so the channel names carry it: two deployments on two databases
+ * of one Redis would otherwise hear each other's messages.
  * <p>
  * A Redis Cluster ({@code spring.data.redis.cluster.nodes}) has database 0 only, and Redisson then ignores the
  * database setting without a word: an instance told to keep apart in database 1 would share database 0 with

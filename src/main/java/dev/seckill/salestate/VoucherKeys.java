@@ -85,8 +85,8 @@ public final class VoucherKeys {
     }
 
     /**
-     * The shopper's purchase ticket for the voucher (a string key with a TTL, {@code ticket-issue.lua}); spent by
-     * the purchase script when it takes a unit for them. One per shopper: a new ticket replaces the old.
+     * The shopper's purchase ticket for the voucher (a string key with a TTL, {@code sale/ticket/ticket-issue.lua});
+     * spent by the purchase script when it takes a unit for them. One per shopper: a new ticket replaces the old.
      */
     public static String ticket(long voucherId, long shopperId) {
         return key(voucherId, "ticket:" + shopperId);
@@ -114,6 +114,48 @@ public final class VoucherKeys {
      */
     public static String sale(long voucherId) {
         return key(voucherId, "sale");
+    }
+
+    /**
+     * The waiting room's places (a sorted set, dev.seckill.sale.room): shopper -> score, lottery entrants by their
+     * lottery number (below 2^52), later arrivals behind them by 2^52 plus their arrival number.
+     */
+    public static String roomPlaces(long voucherId) {
+        return key(voucherId, "room:places");
+    }
+
+    /** How many arrived after the draw: the arrival number of the last of them. */
+    public static String roomLate(long voucherId) {
+        return key(voucherId, "room:late");
+    }
+
+    /** Set once the lottery is drawn (its arrival window closed): every later join queues behind. */
+    public static String roomDrawn(long voucherId) {
+        return key(voucherId, "room:drawn");
+    }
+
+    /** How many places from the front the room has let in. */
+    public static String roomAdmitted(long voucherId) {
+        return key(voucherId, "room:admitted");
+    }
+
+    /** When the room may let the next batch in (epoch millis). */
+    public static String roomNextBatch(long voucherId) {
+        return key(voucherId, "room:next-batch");
+    }
+
+    /**
+     * The room's open admissions: shopper -> when their admission runs out (epoch millis), for every shopper let in
+     * whose admission is neither spent (the purchase script takes them out) nor run out. The room lets no more in
+     * than units are left for them.
+     */
+    public static String roomOpenAdmissions(long voucherId) {
+        return key(voucherId, "room:open");
+    }
+
+    /** shopper -> when they were let in (epoch millis): an admission lasts a while from then, once. */
+    public static String roomAdmittedAt(long voucherId) {
+        return key(voucherId, "room:admitted-at");
     }
 
     /** The keys of the shopper's-order lookup script, in its KEYS order. */

@@ -14,7 +14,6 @@ import org.springframework.transaction.annotation.Transactional;
  * locks before posting anything: a slow merchant holds no lock, and another instance's round skips the rows this one
  * claimed (their due time is a lease ahead) instead of waiting for them.
  */
-@SandboxEnabled
 @Component
 class DeliveryQueue {
 

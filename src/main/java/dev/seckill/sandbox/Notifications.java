@@ -19,7 +19,6 @@ import tools.jackson.databind.json.JsonMapper;
  * move: the move and what it owes the merchant commit together or not at all. The body is written once, so every
  * delivery of an event (retries, duplicates) posts the same bytes under the same event id.
  */
-@SandboxEnabled
 @Component
 class Notifications {
 

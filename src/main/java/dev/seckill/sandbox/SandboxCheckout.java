@@ -12,7 +12,6 @@ import org.springframework.transaction.annotation.Transactional;
  * merchant's calls, each is one guarded UPDATE, its notifications queued in the same transaction; a payment moved
  * by someone else first (the merchant closed it, another tab paid it) is answered with what it is now.
  */
-@SandboxEnabled
 @Component
 public class SandboxCheckout {
 

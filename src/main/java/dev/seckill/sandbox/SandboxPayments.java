@@ -14,7 +14,6 @@ import org.springframework.stereotype.Component;
  * when two instances (or a shopper and the merchant) race, the database lets exactly one of them win, and the row
  * count says which.
  */
-@SandboxEnabled
 @Component
 class SandboxPayments {
 

@@ -5,23 +5,27 @@ import java.time.Duration;
 import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The sandbox payment provider: a provider's checkout page and webhook deliveries inside the instance, misbehaving
- * on purpose as real ones do (late, duplicated, out of order) so that our receiving side is tested against them.
+ * The sandbox payment provider ({@link SandboxApplication}): a provider's API, checkout page and webhook deliveries,
+ * misbehaving on purpose as real ones do (late, duplicated, out of order) so that the shop's receiving side is tested
+ * against them.
  *
- * @param enabled         the sandbox's beans and {@code /sandbox/**} exist only when true; turn it off where a real
- *                        provider is used
+ * @param webhookUrl      the shop's webhook, where notifications are posted, e.g. {@code http://nginx:8080/payments/webhook}
+ * @param webhookSecret   the secret each notification is signed with (HMAC-SHA256), the shop's
+ *                        {@code seckill.payment.webhook.secret}; at least 16 characters
+ * @param apiSecret       what the shop's calls to {@code /sandbox/api/**} carry as {@code Authorization: Bearer <secret>},
+ *                        the shop's {@code seckill.payment.provider-secret}; at least 16 characters
  * @param publicUrl       what goes before {@code /sandbox/checkout/<ref>} in the checkout URL given to shoppers, e.g.
  *                        {@code https://shop.example}; empty gives the relative URL, which works behind any host name
- * @param webhookUrl      where notifications are posted; empty means this instance's own
- *                        {@code http://127.0.0.1:<port>/payments/webhook}
- * @param pollInterval    how often each instance looks for notifications that are due
+ * @param pollInterval    how often each sandbox process looks for notifications that are due
  * @param retryBackoff    the wait after a delivery's first failed attempt (a non-2xx answer, a refused connection, no
  *                        answer within 2 s); it doubles with each further failure
  * @param retryBackoffMax the longest wait between two attempts
@@ -33,11 +37,10 @@ import org.springframework.validation.annotation.Validated;
  * @param outOfOrder      when one action queues several notifications (a payment's {@code payment.processing} and
  *                        {@code payment.succeeded}), the later ones are due first
  */
-@SandboxEnabled
 @Validated
 @ConfigurationProperties("seckill.sandbox")
-record SandboxSettings(@DefaultValue("true") boolean enabled, @NotNull @DefaultValue("") String publicUrl,
-        @NotNull @DefaultValue("") String webhookUrl, @NotNull @DefaultValue("200ms") Duration pollInterval,
+record SandboxSettings(@NotBlank String webhookUrl, @NotNull @Size(min = 16) String webhookSecret,
+        @NotNull @Size(min = 16) String apiSecret, @NotNull @DefaultValue("") String publicUrl, @NotNull @DefaultValue("200ms") Duration pollInterval,
         @NotNull @DefaultValue("1s") Duration retryBackoff, @NotNull @DefaultValue("1m") Duration retryBackoffMax,
         @Positive @DefaultValue("12") int maxAttempts,
         @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.2") double duplicateRate,

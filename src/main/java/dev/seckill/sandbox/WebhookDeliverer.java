@@ -7,27 +7,24 @@ import java.util.List;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 
-import dev.seckill.payment.PaymentSettings;
-import dev.seckill.payment.WebhookSignature;
-import dev.seckill.platform.PeriodicTask;
-import dev.seckill.platform.ShutdownOrder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.Environment;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
  * Delivers the queued notifications as providers do: at least once, signed, retried with exponential backoff until
  * the merchant answers 2xx or the attempts run out, and, on purpose, sometimes once more later (same event id). Runs
- * on every instance every {@code poll-interval}; the instances share the work through {@link DeliveryQueue}'s claims,
- * so within a lease no two deliver the same row. A round posts its rows one after the other, earliest due first,
+ * every {@code poll-interval}; sandbox processes share the work through {@link DeliveryQueue}'s claims, so within a
+ * lease no two deliver the same row. A round posts its rows one after the other, earliest due first,
  * which is what makes the out-of-order setting's order the order the merchant sees from one instance.
  */
-@SandboxEnabled
 @Component
-class WebhookDeliverer extends PeriodicTask {
+class WebhookDeliverer implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WebhookDeliverer.class);
 
@@ -40,7 +37,7 @@ class WebhookDeliverer extends PeriodicTask {
 
     private final DeliveryQueue queue;
     private final SandboxSettings settings;
-    private final WebhookSignature signature;
+    private final NotificationSigner signature;
     private final RandomGenerator random;
     private final DueTimes duplicateDelay;
     private final Environment environment;
@@ -49,15 +46,13 @@ class WebhookDeliverer extends PeriodicTask {
     private final Counter delivered;
     private final Counter duplicated;
     private final Counter failed;
+    private volatile boolean running;
 
-    WebhookDeliverer(DeliveryQueue queue, SandboxSettings settings, PaymentSettings payment,
-            RandomGenerator sandboxRandom, Environment environment, Clock clock, MeterRegistry meters) {
-        // Started once the web server is (the default webhook is this instance's own), stopped before it: a round
-        // cut short leaves its rows to their lease, and another instance delivers them.
-        super("sandbox-webhook-deliverer", settings.pollInterval(), ShutdownOrder.WEB_SERVER + 512);
+    WebhookDeliverer(DeliveryQueue queue, SandboxSettings settings, RandomGenerator sandboxRandom,
+            Environment environment, Clock clock, MeterRegistry meters) {
         this.queue = queue;
         this.settings = settings;
-        this.signature = new WebhookSignature(payment.secret());
+        this.signature = new NotificationSigner(settings.webhookSecret());
         this.random = sandboxRandom;
         this.duplicateDelay = new DueTimes(settings.delayMin(), settings.delayMax(), false, sandboxRandom);
         this.environment = environment;
@@ -72,8 +67,40 @@ class WebhookDeliverer extends PeriodicTask {
                 .register(meters);
     }
 
+    /**
+     * One round. A round that fails (the database out of reach) is tried again at the next tick; a round cut short
+     * by shutdown leaves its rows to their lease.
+     */
+    @Scheduled(fixedDelayString = "${seckill.sandbox.poll-interval:200ms}",
+            initialDelayString = "${seckill.sandbox.poll-interval:200ms}")
+    void round() {
+        if (!running) {
+            return;
+        }
+        try {
+            deliverRounds();
+        } catch (RuntimeException e) {
+            log.debug("Sandbox deliveries skipped this time: {}", e.toString());
+        }
+    }
+
+    /** Rounds run only between start and stop: stopped first at shutdown, a round posts nothing more. */
     @Override
-    protected void runOnce() {
+    public void start() {
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    private void deliverRounds() {
         for (int batch = 0; batch < MAX_BATCHES_PER_ROUND; batch++) {
             if (deliverDue() < BATCH) {
                 return;
@@ -121,12 +148,8 @@ class WebhookDeliverer extends PeriodicTask {
         return wait.compareTo(settings.retryBackoffMax()) > 0 || wait.isNegative() ? settings.retryBackoffMax() : wait;
     }
 
-    /** The configured URL, or this instance's own webhook (its port is known once the web server started). */
+    /** Read at each batch, not once: a running sandbox can be pointed at another shop without a restart. */
     URI webhookUrl() {
-        if (!settings.webhookUrl().isBlank()) {
-            return URI.create(settings.webhookUrl());
-        }
-        String port = environment.getProperty("local.server.port", environment.getProperty("server.port", "8081"));
-        return URI.create("http://127.0.0.1:" + port + "/payments/webhook");
+        return URI.create(environment.getProperty("seckill.sandbox.webhook-url", settings.webhookUrl()));
     }
 }

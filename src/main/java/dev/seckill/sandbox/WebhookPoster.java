@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 
-import dev.seckill.payment.WebhookSignature;
-
 /**
  * One POST of a notification to the merchant's webhook, with short timeouts: a merchant that does not answer within
  * them is retried later like one that answered 500, and no deliverer waits long on it.
@@ -27,7 +25,7 @@ final class WebhookPoster {
     Optional<String> post(URI url, String body, String signature) {
         HttpRequest request = HttpRequest.newBuilder(url).timeout(ANSWER_TIMEOUT)
                 .header("Content-Type", "application/json")
-                .header(WebhookSignature.HEADER, signature)
+                .header(NotificationSigner.HEADER, signature)
                 .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build();
         try {
             HttpResponse<Void> answer = http.send(request, HttpResponse.BodyHandlers.discarding());
@@ -37,7 +35,7 @@ final class WebhookPoster {
             return Optional.of(e.getClass().getSimpleName() + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Optional.of("interrupted: the instance is stopping");
+            return Optional.of("interrupted: the sandbox is stopping");
         }
     }
 }

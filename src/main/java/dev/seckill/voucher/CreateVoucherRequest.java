@@ -11,6 +11,7 @@ import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import jakarta.validation.constraints.Size;
 import org.hibernate.validator.constraints.time.DurationMax;
@@ -21,7 +22,11 @@ import org.hibernate.validator.constraints.time.DurationMin;
  * challenge's largest number; absent: the instances' default; 0: none). {@code paymentWindow}: how long each order
  * waits for its payment, an ISO-8601 duration such as {@code PT10S} or {@code PT15M}, 10 seconds to 24 hours (absent:
  * the instances' {@code seckill.payment.window}, fixed into the voucher when it is created). Times are ISO-8601 with
- * an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}.
+ * an offset, e.g. {@code 2026-11-22T10:00:00Z} or {@code ...T18:00:00+08:00}. {@code arrivalWindow}: the waiting room's
+ * (dev.seckill.sale.room): everyone who joins within this long of the opening gets a place by lottery, up to ten
+ * minutes; {@code PT0S} for no room (absent: the instances' {@code seckill.room.arrival-window}, no room by default).
+ * {@code admissionsPerSecond}: how many places the room lets in a second, only with a room (absent: the instances'
+ * {@code seckill.room.admissions-per-second}).
  */
 public record CreateVoucherRequest(
         @NotBlank @Size(max = 120) String title,
@@ -32,10 +37,34 @@ public record CreateVoucherRequest(
         @NotNull OffsetDateTime endTime,
         @PositiveOrZero @Max(VoucherLimits.MAX_CHALLENGE_DIFFICULTY) Integer challengeDifficulty,
         @DurationMin(seconds = VoucherLimits.MIN_PAYMENT_WINDOW_SECONDS)
-        @DurationMax(hours = VoucherLimits.MAX_PAYMENT_WINDOW_HOURS) Duration paymentWindow) {
+        @DurationMax(hours = VoucherLimits.MAX_PAYMENT_WINDOW_HOURS) Duration paymentWindow,
+        @DurationMin(seconds = 0) @DurationMax(minutes = VoucherLimits.MAX_ARRIVAL_WINDOW_MINUTES) Duration arrivalWindow,
+        @Positive @Max(VoucherLimits.MAX_ADMISSIONS_PER_SECOND) Integer admissionsPerSecond) {
+
+    /** The shape older clients send: no waiting room of the request's own. */
+    public CreateVoucherRequest(String title, String description, BigDecimal price, Integer stock,
+            OffsetDateTime beginTime, OffsetDateTime endTime, Integer challengeDifficulty, Duration paymentWindow) {
+        this(title, description, price, stock, beginTime, endTime, challengeDifficulty, paymentWindow, null, null);
+    }
 
     @AssertTrue(message = "endTime must be after beginTime")
     boolean isEndAfterBegin() {
         return beginTime == null || endTime == null || endTime.isAfter(beginTime);
+    }
+
+    @AssertTrue(message = "the sale must last longer than its arrival window")
+    boolean isArrivalWindowWithinTheSale() {
+        return arrivalWindow == null || beginTime == null || endTime == null
+                || beginTime.plus(arrivalWindow).isBefore(endTime);
+    }
+
+    @AssertTrue(message = "arrivalWindow is kept in whole milliseconds")
+    boolean isArrivalWindowInWholeMillis() {
+        return arrivalWindow == null || arrivalWindow.getNano() % 1_000_000 == 0;
+    }
+
+    @AssertTrue(message = "admissionsPerSecond needs a waiting room: an arrivalWindow above PT0S")
+    boolean isAdmissionRateForARoom() {
+        return admissionsPerSecond == null || arrivalWindow == null || !arrivalWindow.isZero();
     }
 }

@@ -9,18 +9,28 @@ import dev.seckill.refusal.Refusal;
 /**
  * When a voucher can be bought: from {@code begin} inclusive to {@code end} exclusive; how much work a
  * shopper's browser does for a purchase ticket ({@code challengeDifficulty}: null for the instances' default,
- * 0 for none; see dev.seckill.ticket); and how long each of its orders waits for its payment
+ * 0 for none; see dev.seckill.sale.ticket); and how long each of its orders waits for its payment
  * ({@code paymentWindow}: null only for a voucher created before the window was the voucher's, whose orders get
- * the instances' {@code seckill.payment.window}). Fixed when the voucher is created.
+ * the instances' {@code seckill.payment.window}); and its waiting room ({@code room}: null for none). Fixed when the
+ * voucher is created.
  */
-public record SaleWindow(Instant begin, Instant end, Integer challengeDifficulty, Duration paymentWindow) {
+public record SaleWindow(Instant begin, Instant end, Integer challengeDifficulty, Duration paymentWindow,
+        WaitingRoom room) {
 
     public SaleWindow(Instant begin, Instant end) {
-        this(begin, end, null, null);
+        this(begin, end, null, null, null);
     }
 
     public SaleWindow(Instant begin, Instant end, Integer challengeDifficulty) {
-        this(begin, end, challengeDifficulty, null);
+        this(begin, end, challengeDifficulty, null, null);
+    }
+
+    public SaleWindow(Instant begin, Instant end, Integer challengeDifficulty, Duration paymentWindow) {
+        this(begin, end, challengeDifficulty, paymentWindow, null);
+    }
+
+    public boolean hasRoom() {
+        return room != null;
     }
 
     public void requireOpenAt(Instant now) {

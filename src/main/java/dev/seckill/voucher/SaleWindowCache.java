@@ -93,12 +93,16 @@ public class SaleWindowCache {
     /** A voucher this instance created: known here at once, and on the others through pub/sub. */
     void remember(long voucherId, SaleWindow window) {
         known.put(voucherId, window);
-        // id,begin,end,difficulty,payment window in ms: an empty field for a value the voucher does not have.
-        // Older builds send id,begin,end[,difficulty]; they take an empty difficulty for a malformed message and
-        // read the voucher from MySQL instead.
+        // id,begin,end,difficulty,payment window in ms[,arrival window in ms,admissions per second,room seed]: an empty
+        // field for a value the voucher does not have, the last three only with a waiting room. Older builds send
+        // id,begin,end[,difficulty]; they take an empty difficulty for a malformed message and read the voucher
+        // from MySQL instead. The seed travels on Redis's pub/sub, which only the instances reach.
+        WaitingRoom room = window.room();
         announce.accept(voucherId + "," + window.begin().toEpochMilli() + "," + window.end().toEpochMilli()
                 + "," + (window.challengeDifficulty() == null ? "" : window.challengeDifficulty())
-                + "," + (window.paymentWindow() == null ? "" : window.paymentWindow().toMillis()));
+                + "," + (window.paymentWindow() == null ? "" : window.paymentWindow().toMillis())
+                + (room == null ? "" : "," + room.arrivalWindow().toMillis() + "," + room.admissionsPerSecond()
+                        + "," + room.seed()));
     }
 
     private synchronized void loadNew() {
@@ -119,10 +123,11 @@ public class SaleWindowCache {
         try {
             known.put(Long.parseLong(fields[0]), new SaleWindow(Instant.ofEpochMilli(Long.parseLong(fields[1])),
                     Instant.ofEpochMilli(Long.parseLong(fields[2])), fields.length > 3 ? difficulty(fields[3]) : null,
-                    fields.length > 4 ? paymentWindow(fields[4]) : null));
+                    fields.length > 4 ? paymentWindow(fields[4]) : null, fields.length > 5 ? room(fields) : null));
         } catch (RuntimeException malformed) {
             // Not learnt here: the voucher is read from MySQL when it is first asked for, as if no message had come.
-            log.warn("Ignored a malformed voucher announcement '{}': {}", message, malformed.toString());
+            // Not the message: it carries a waiting room's seed, secret until the draw.
+            log.warn("Ignored a malformed announcement of voucher {}: {}", fields[0], malformed.getClass().getSimpleName());
         }
     }
 
@@ -140,6 +145,14 @@ public class SaleWindowCache {
             // fall through
         }
         throw new IllegalArgumentException("not a challenge difficulty: " + field);
+    }
+
+    /** A waiting room from another instance: arrival window in ms, admissions per second, seed. */
+    private static WaitingRoom room(String[] fields) {
+        if (fields.length != 8) {
+            throw new IllegalArgumentException("a waiting room has three fields");
+        }
+        return new WaitingRoom(Duration.ofMillis(Long.parseLong(fields[5])), Integer.parseInt(fields[6]), fields[7]);
     }
 
     /** A payment window from another instance, in milliseconds; empty: the voucher has none of its own. */

@@ -40,11 +40,22 @@ class SeckillVoucher {
     @Convert(converter = DurationMillis.class)
     private Duration paymentWindow;
 
+    /** The waiting room's three: all null for a voucher without one (WaitingRoom). */
+    @Column(name = "arrival_window_ms")
+    @Convert(converter = DurationMillis.class)
+    private Duration arrivalWindow;
+
+    @Column(name = "admissions_per_second")
+    private Integer admissionsPerSecond;
+
+    @Column(name = "room_seed")
+    private String roomSeed;
+
     protected SeckillVoucher() {
     }
 
     SeckillVoucher(Long voucherId, int stock, Instant beginTime, Instant endTime, Integer challengeDifficulty,
-            Duration paymentWindow) {
+            Duration paymentWindow, WaitingRoom room) {
         this.voucherId = voucherId;
         this.stock = stock;
         this.initialStock = stock;
@@ -52,10 +63,11 @@ class SeckillVoucher {
         this.endTime = endTime;
         this.challengeDifficulty = challengeDifficulty;
         this.paymentWindow = paymentWindow;
-    }
-
-    Long getVoucherId() {
-        return voucherId;
+        if (room != null) {
+            this.arrivalWindow = room.arrivalWindow();
+            this.admissionsPerSecond = room.admissionsPerSecond();
+            this.roomSeed = room.seed();
+        }
     }
 
     int getStock() {
@@ -67,6 +79,7 @@ class SeckillVoucher {
     }
 
     SaleWindow window() {
-        return new SaleWindow(beginTime, endTime, challengeDifficulty, paymentWindow);
+        return new SaleWindow(beginTime, endTime, challengeDifficulty, paymentWindow,
+                arrivalWindow == null ? null : new WaitingRoom(arrivalWindow, admissionsPerSecond, roomSeed));
     }
 }

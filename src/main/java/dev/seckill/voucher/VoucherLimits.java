@@ -17,6 +17,12 @@ final class VoucherLimits {
     /** The longest: a unit held unpaid for more than a day is a unit kept off the sale. */
     static final long MAX_PAYMENT_WINDOW_HOURS = 24;
 
+    /** A waiting room's arrival window: long enough for a slow phone to arrive, short enough to keep a sale a sale. */
+    static final long MAX_ARRIVAL_WINDOW_MINUTES = 10;
+
+    /** Far above what two instances serve; keeps a typo from letting the whole room in at once. */
+    static final int MAX_ADMISSIONS_PER_SECOND = 100_000;
+
     private VoucherLimits() {
     }
 }

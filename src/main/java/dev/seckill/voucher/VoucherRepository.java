@@ -11,7 +11,7 @@ interface VoucherRepository extends JpaRepository<Voucher, Long> {
     /** One page of the catalogue, newest first, in one query (no count query: the result is a plain list). */
     @Query("""
             select new dev.seckill.voucher.VoucherView(v.id, v.title, v.description, v.price, s.stock, s.initialStock,
-                s.beginTime, s.endTime, s.challengeDifficulty, s.paymentWindow)
+                s.beginTime, s.endTime, s.challengeDifficulty, s.paymentWindow, s.arrivalWindow, s.admissionsPerSecond)
             from Voucher v join SeckillVoucher s on s.voucherId = v.id
             order by v.id desc""")
     List<VoucherView> newest(Pageable page);

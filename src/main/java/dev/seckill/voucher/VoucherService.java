@@ -38,11 +38,14 @@ public class VoucherService {
     private final Clock clock;
     private final ApplicationEventPublisher events;
     private final VoucherStock levels;
+    private final RoomDefaults roomDefaults;
 
     VoucherService(VoucherRepository vouchers, SeckillVoucherRepository seckillVouchers, StockCache stock,
             SaleWindowCache windows, SeckillLocks locks, OrderCount orderCount, DefaultPaymentWindow defaultPaymentWindow,
-            TransactionTemplate tx, Clock clock, ApplicationEventPublisher events, VoucherStock levels) {
+            TransactionTemplate tx, Clock clock, ApplicationEventPublisher events, VoucherStock levels,
+            RoomDefaults roomDefaults) {
         this.levels = levels;
+        this.roomDefaults = roomDefaults;
         this.vouchers = vouchers;
         this.seckillVouchers = seckillVouchers;
         this.stock = stock;
@@ -59,12 +62,18 @@ public class VoucherService {
         // The instances' window is written into the voucher when none is asked for: every instance then gives its
         // orders the same window, whatever its own setting is or later becomes.
         Duration paymentWindow = request.paymentWindow() != null ? request.paymentWindow() : defaultPaymentWindow.window();
+        WaitingRoom room = roomDefaults.roomFor(request);
+        if (room != null && !room.drawAt(request.beginTime().toInstant()).isBefore(request.endTime().toInstant())) {
+            // Only the instances' default can get here: a window of the request's own is checked with its fields.
+            throw new Refusal(Reason.ARRIVAL_WINDOW_TOO_LONG, "The waiting room's arrival window ("
+                    + room.arrivalWindow() + ", seckill.room.arrival-window) does not end before the sale does");
+        }
         VoucherView written = tx.execute(status -> {
             Voucher voucher = vouchers.save(new Voucher(request.title().strip(), request.description(),
                     request.price(), clock.instant()));
             SeckillVoucher sale = seckillVouchers.save(new SeckillVoucher(voucher.getId(), request.stock(),
                     request.beginTime().toInstant(), request.endTime().toInstant(), request.challengeDifficulty(),
-                    paymentWindow));
+                    paymentWindow, room));
             return view(voucher, sale);
         });
         // The window as MySQL keeps it, read back after the commit: that is what every other instance (and
@@ -75,7 +84,7 @@ public class VoucherService {
         SaleWindow stored = requireSale(written.id()).window();
         VoucherView created = new VoucherView(written.id(), written.title(), written.description(), written.price(),
                 written.stock(), written.initialStock(), stored.begin(), stored.end(), stored.challengeDifficulty(),
-                stored.paymentWindow());
+                stored.paymentWindow(), written.arrivalWindow(), written.admissionsPerSecond());
         stock.set(created.id(), created.stock());
         windows.remember(created.id(), stored);
         events.publishEvent(new VoucherStockChanged(created.id(), false));
@@ -136,8 +145,10 @@ public class VoucherService {
 
     static VoucherView view(Voucher voucher, SeckillVoucher sale) {
         SaleWindow window = sale.window();
+        WaitingRoom room = window.room();
         return new VoucherView(voucher.getId(), voucher.getTitle(), voucher.getDescription(), voucher.getPrice(),
                 sale.getStock(), sale.getInitialStock(), window.begin(), window.end(), window.challengeDifficulty(),
-                window.paymentWindow());
+                window.paymentWindow(), room == null ? null : room.arrivalWindow(),
+                room == null ? null : room.admissionsPerSecond());
     }
 }

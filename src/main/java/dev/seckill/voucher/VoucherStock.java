@@ -8,8 +8,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The door to a voucher's MySQL stock for the other modules: the order writer takes its units here (inside its own
- * transaction), the audit and the reconcile read the levels here (inside their own snapshots), the durability
- * module and the sale's failover watcher the newest voucher's id when Redis lost its data or failed over. Nothing
+ * transaction), the audit and the reconcile read the levels here (inside their own snapshots), the sale's epoch and
+ * failover watchers the newest voucher's id when Redis lost its data or failed over. Nothing
  * else outside this module reads or writes {@code seckill_voucher}.
  */
 @Component

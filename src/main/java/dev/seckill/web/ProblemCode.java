@@ -1,31 +1,31 @@
 package dev.seckill.web;
 
+import dev.seckill.refusal.Reason;
 import org.springframework.http.HttpStatus;
 
 /**
  * Every refusal the API can give. The {@code code} string is part of the API contract: clients
- * (and the JMeter plans) branch on it, so never rename one; add new ones instead.
+ * (and the JMeter plans) branch on it, so never rename one; add new ones instead. A code that answers one of the
+ * sale's {@link Reason}s names it and takes its title from it, so the words are written once, in the sale's terms;
+ * {@link Refusals} checks that every reason has exactly one code.
  */
 public enum ProblemCode {
-    VOUCHER_NOT_FOUND("voucher-not-found", HttpStatus.NOT_FOUND, "Voucher not found"),
-    SALE_NOT_STARTED("sale-not-started", HttpStatus.CONFLICT, "The sale has not started yet"),
-    SALE_ENDED("sale-ended", HttpStatus.CONFLICT, "The sale has ended"),
-    SOLD_OUT("sold-out", HttpStatus.CONFLICT, "Sold out"),
-    ALREADY_ORDERED("already-ordered", HttpStatus.CONFLICT, "This shopper already ordered this voucher"),
-    REQUEST_IN_FLIGHT("request-in-flight", HttpStatus.TOO_MANY_REQUESTS,
-            "Another request of this shopper for this voucher is being processed"),
-    VOUCHER_BUSY("voucher-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many orders in progress for this voucher"),
-    ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
-    ORDERS_PENDING("orders-pending", HttpStatus.CONFLICT, "Accepted orders are still on their way to MySQL"),
-    ORDER_UNCONFIRMED("order-unconfirmed", HttpStatus.SERVICE_UNAVAILABLE,
-            "The order is not confirmed: it may stand; look it up before buying again"),
-    ORDER_ON_ITS_WAY("order-on-its-way", HttpStatus.CONFLICT, "The order is still on its way; try again in a moment"),
-    ORDER_PAID("order-paid", HttpStatus.CONFLICT, "The order is paid"),
-    ORDER_EXPIRED("order-expired", HttpStatus.CONFLICT, "The order expired"),
-    ORDER_CANCELLED("order-cancelled", HttpStatus.CONFLICT, "The order was cancelled"),
-    ORDER_REFUNDED("order-refunded", HttpStatus.CONFLICT, "The order ended unpaid and its late payment was refunded"),
-    PAYMENT_UNAVAILABLE("payment-unavailable", HttpStatus.SERVICE_UNAVAILABLE,
-            "The payment provider cannot be reached right now; try again shortly"),
+    VOUCHER_NOT_FOUND(Reason.VOUCHER_NOT_FOUND, "voucher-not-found", HttpStatus.NOT_FOUND),
+    SALE_NOT_STARTED(Reason.SALE_NOT_STARTED, "sale-not-started", HttpStatus.CONFLICT),
+    SALE_ENDED(Reason.SALE_ENDED, "sale-ended", HttpStatus.CONFLICT),
+    SOLD_OUT(Reason.SOLD_OUT, "sold-out", HttpStatus.CONFLICT),
+    ALREADY_ORDERED(Reason.ALREADY_ORDERED, "already-ordered", HttpStatus.CONFLICT),
+    REQUEST_IN_FLIGHT(Reason.REQUEST_IN_FLIGHT, "request-in-flight", HttpStatus.TOO_MANY_REQUESTS),
+    VOUCHER_BUSY(Reason.VOUCHER_BUSY, "voucher-busy", HttpStatus.SERVICE_UNAVAILABLE),
+    ORDER_NOT_FOUND(Reason.ORDER_NOT_FOUND, "order-not-found", HttpStatus.NOT_FOUND),
+    ORDERS_PENDING(Reason.ORDERS_PENDING, "orders-pending", HttpStatus.CONFLICT),
+    ORDER_UNCONFIRMED(Reason.ORDER_UNCONFIRMED, "order-unconfirmed", HttpStatus.SERVICE_UNAVAILABLE),
+    ORDER_ON_ITS_WAY(Reason.ORDER_ON_ITS_WAY, "order-on-its-way", HttpStatus.CONFLICT),
+    ORDER_PAID(Reason.ORDER_PAID, "order-paid", HttpStatus.CONFLICT),
+    ORDER_EXPIRED(Reason.ORDER_EXPIRED, "order-expired", HttpStatus.CONFLICT),
+    ORDER_CANCELLED(Reason.ORDER_CANCELLED, "order-cancelled", HttpStatus.CONFLICT),
+    ORDER_REFUNDED(Reason.ORDER_REFUNDED, "order-refunded", HttpStatus.CONFLICT),
+    PAYMENT_UNAVAILABLE(Reason.PAYMENT_UNAVAILABLE, "payment-unavailable", HttpStatus.SERVICE_UNAVAILABLE),
     WEBHOOK_SIGNATURE_INVALID("webhook-signature-invalid", HttpStatus.BAD_REQUEST,
             "The notification's signature is missing, malformed, too old or wrong"),
     PAYMENT_UNKNOWN("payment-unknown", HttpStatus.NOT_FOUND, "No such payment of ours"),
@@ -34,11 +34,17 @@ public enum ProblemCode {
     PAYMENT_NOT_SETTLED("payment-not-settled", HttpStatus.CONFLICT,
             "The provider does not report yet what the notification says happened"),
 
-    TICKET_REQUIRED("ticket-required", HttpStatus.FORBIDDEN, "A purchase needs a ticket"),
-    TICKET_INVALID("ticket-invalid", HttpStatus.FORBIDDEN, "The ticket is spent, expired, or not this shopper's"),
-    CHALLENGE_REQUIRED("challenge-required", HttpStatus.FORBIDDEN, "A ticket for this voucher needs a solved challenge"),
-    CHALLENGE_INVALID("challenge-invalid", HttpStatus.FORBIDDEN, "The challenge solution is not valid"),
-    CHALLENGE_SPENT("challenge-spent", HttpStatus.CONFLICT, "This challenge solution was used before"),
+    TICKET_REQUIRED(Reason.TICKET_REQUIRED, "ticket-required", HttpStatus.FORBIDDEN),
+    TICKET_INVALID(Reason.TICKET_INVALID, "ticket-invalid", HttpStatus.FORBIDDEN),
+    CHALLENGE_REQUIRED(Reason.CHALLENGE_REQUIRED, "challenge-required", HttpStatus.FORBIDDEN),
+    CHALLENGE_INVALID(Reason.CHALLENGE_INVALID, "challenge-invalid", HttpStatus.FORBIDDEN),
+    CHALLENGE_SPENT(Reason.CHALLENGE_SPENT, "challenge-spent", HttpStatus.CONFLICT),
+    NO_WAITING_ROOM(Reason.NO_WAITING_ROOM, "no-waiting-room", HttpStatus.NOT_FOUND),
+    WAITING_ROOM_REQUIRED(Reason.WAITING_ROOM_REQUIRED, "waiting-room-required", HttpStatus.CONFLICT),
+    NOT_ADMITTED(Reason.NOT_ADMITTED, "not-admitted", HttpStatus.FORBIDDEN),
+    NOT_IN_WAITING_ROOM(Reason.NOT_IN_WAITING_ROOM, "not-in-waiting-room", HttpStatus.NOT_FOUND),
+    DRAW_NOT_YET(Reason.DRAW_NOT_YET, "draw-not-yet", HttpStatus.CONFLICT),
+    ARRIVAL_WINDOW_TOO_LONG(Reason.ARRIVAL_WINDOW_TOO_LONG, "arrival-window-too-long", HttpStatus.BAD_REQUEST),
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),
     TOKEN_EXPIRED("token-expired", HttpStatus.UNAUTHORIZED, "The shopper token has expired"),
@@ -46,7 +52,7 @@ public enum ProblemCode {
     ADMIN_CREDENTIALS_INVALID("admin-credentials-invalid", HttpStatus.UNAUTHORIZED, "Admin credentials are wrong"),
     ACCESS_DENIED("access-denied", HttpStatus.FORBIDDEN, "These credentials may not do this"),
     CSRF_REJECTED("csrf-rejected", HttpStatus.FORBIDDEN, "A change made from a browser must carry the page's CSRF token"),
-    RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests; slow down"),
+    RATE_LIMITED(Reason.RATE_LIMITED, "rate-limited", HttpStatus.TOO_MANY_REQUESTS),
     REQUEST_REJECTED("request-rejected", HttpStatus.BAD_REQUEST,
             "The request URL is not allowed (encoded or repeated slashes, dot segments, semicolons, control characters)"),
 
@@ -79,14 +85,29 @@ public enum ProblemCode {
             "MySQL or Redis cannot be reached right now; try again shortly"),
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
+    private final Reason reason;
     private final String code;
     private final HttpStatus status;
     private final String title;
 
+    ProblemCode(Reason reason, String code, HttpStatus status) {
+        this(reason, code, status, reason.title());
+    }
+
     ProblemCode(String code, HttpStatus status, String title) {
+        this(null, code, status, title);
+    }
+
+    private ProblemCode(Reason reason, String code, HttpStatus status, String title) {
+        this.reason = reason;
         this.code = code;
         this.status = status;
         this.title = title;
+    }
+
+    /** The sale's reason this code answers; null for a code of the door (bad input, credentials, the lab...). */
+    Reason reason() {
+        return reason;
     }
 
     public String code() {

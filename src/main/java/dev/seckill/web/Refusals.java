@@ -1,5 +1,6 @@
 package dev.seckill.web;
 
+import java.util.EnumMap;
 import java.util.Map;
 
 import dev.seckill.refusal.Reason;
@@ -8,35 +9,30 @@ import dev.seckill.refusal.Refusal;
 /** The one mapping from the sale's refusals to the API's problem codes (and so to HTTP statuses). */
 public final class Refusals {
 
+    private static final Map<Reason, ProblemCode> CODES = codesByReason();
+
     private Refusals() {
     }
 
-    /** Exhaustive: a new reason does not compile until it has its answer here. */
+    /** Every reason's code, read from {@link ProblemCode}: a reason with no code, or two, fails the class's loading. */
+    static Map<Reason, ProblemCode> codesByReason() {
+        Map<Reason, ProblemCode> codes = new EnumMap<>(Reason.class);
+        for (ProblemCode code : ProblemCode.values()) {
+            if (code.reason() != null && codes.put(code.reason(), code) != null) {
+                throw new IllegalStateException("Two problem codes answer " + code.reason() + ": "
+                        + codes.get(code.reason()) + " and another; each reason needs exactly one");
+            }
+        }
+        for (Reason reason : Reason.values()) {
+            if (!codes.containsKey(reason)) {
+                throw new IllegalStateException("No problem code answers " + reason + ": add one to ProblemCode naming it");
+            }
+        }
+        return codes;
+    }
+
     public static ProblemCode codeOf(Reason reason) {
-        return switch (reason) {
-            case VOUCHER_NOT_FOUND -> ProblemCode.VOUCHER_NOT_FOUND;
-            case SALE_NOT_STARTED -> ProblemCode.SALE_NOT_STARTED;
-            case SALE_ENDED -> ProblemCode.SALE_ENDED;
-            case SOLD_OUT -> ProblemCode.SOLD_OUT;
-            case ALREADY_ORDERED -> ProblemCode.ALREADY_ORDERED;
-            case REQUEST_IN_FLIGHT -> ProblemCode.REQUEST_IN_FLIGHT;
-            case VOUCHER_BUSY -> ProblemCode.VOUCHER_BUSY;
-            case ORDER_NOT_FOUND -> ProblemCode.ORDER_NOT_FOUND;
-            case ORDERS_PENDING -> ProblemCode.ORDERS_PENDING;
-            case ORDER_UNCONFIRMED -> ProblemCode.ORDER_UNCONFIRMED;
-            case RATE_LIMITED -> ProblemCode.RATE_LIMITED;
-            case ORDER_ON_ITS_WAY -> ProblemCode.ORDER_ON_ITS_WAY;
-            case ORDER_PAID -> ProblemCode.ORDER_PAID;
-            case ORDER_EXPIRED -> ProblemCode.ORDER_EXPIRED;
-            case ORDER_CANCELLED -> ProblemCode.ORDER_CANCELLED;
-            case ORDER_REFUNDED -> ProblemCode.ORDER_REFUNDED;
-            case PAYMENT_UNAVAILABLE -> ProblemCode.PAYMENT_UNAVAILABLE;
-            case TICKET_REQUIRED -> ProblemCode.TICKET_REQUIRED;
-            case TICKET_INVALID -> ProblemCode.TICKET_INVALID;
-            case CHALLENGE_REQUIRED -> ProblemCode.CHALLENGE_REQUIRED;
-            case CHALLENGE_INVALID -> ProblemCode.CHALLENGE_INVALID;
-            case CHALLENGE_SPENT -> ProblemCode.CHALLENGE_SPENT;
-        };
+        return CODES.get(reason);
     }
 
     /** The problem a refusal is answered with; the order it names travels as {@code orderId} (a string). */

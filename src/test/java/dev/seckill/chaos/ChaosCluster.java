@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import dev.seckill.support.Api;
 import dev.seckill.support.AppProcess;
 import dev.seckill.support.Nginx;
+import dev.seckill.support.SandboxProvider;
 import dev.seckill.support.RedisCluster;
 import dev.seckill.support.RedisSentinels;
 import dev.seckill.support.RedisServer;
@@ -61,6 +62,7 @@ final class ChaosCluster implements AutoCloseable {
     private RedisSentinels sentinels;
     private RedisCluster redisCluster;
     private Nginx nginx;
+    private SandboxProvider sandbox;
     private Api api;
 
     private ChaosCluster(Builder settings) {
@@ -221,10 +223,20 @@ final class ChaosCluster implements AutoCloseable {
             args.add("--seckill.redis.wait-replicas=" + waitReplicas);
         }
         args.addAll(settings.args);
+        // the sandbox provider beside them, on their database, notifying through Nginx, as the cluster runs it
+        Map<String, String> sandboxDb = new LinkedHashMap<>();
+        servers.forEach((name, value) -> {
+            if (name.startsWith("spring.datasource.")) {
+                sandboxDb.put(name, value);
+            }
+        });
+        sandbox = SandboxProvider.separate(sandboxDb);
+        servers.put("seckill.payment.provider-url", sandbox.address());
         for (int number = 1; number <= instances.length(); number++) {
             instances.set(number - 1, AppProcess.start(instanceId(number), servers, args.toArray(String[]::new)));
         }
-        nginx = Nginx.start(List.of(instance(1).port(), instance(2).port()), "");
+        nginx = Nginx.start(List.of(instance(1).port(), instance(2).port()), sandbox.port(), "");
+        sandbox.notify(nginx.port());
         api = new Api(nginx.port());
     }
 
@@ -345,6 +357,7 @@ final class ChaosCluster implements AutoCloseable {
         for (int i = 0; i < instances.length(); i++) {
             parts.add(instances.get(i));
         }
+        parts.add(sandbox);
         parts.add(redisProxy);
         parts.add(redis);
         parts.add(sentinels);

@@ -24,7 +24,7 @@ import org.springframework.context.support.GenericApplicationContext;
  * with that folder on its class path (Spring Boot's PropertiesLauncher, {@code loader.path}), where a
  * {@code META-INF/spring.factories} names this class as an {@code ApplicationContextInitializer}.
  * <p>
- * It adds one advice, outermost, to the transactional proxy of {@code OrderBatchWriter}: when
+ * It adds one advice, outermost, to the transactional proxy of {@code NewOrderWriter}: when
  * {@code persist} returns, the transaction inside has committed, and {@code OrderBatchStep} has not yet
  * acknowledged. Once the file {@code chaos.commit-crash.armed-by} exists, the next call that committed new
  * orders writes their ids to {@code chaos.commit-crash.report} and halts the JVM ({@link #EXIT_CODE}): no
@@ -34,7 +34,7 @@ public final class CommitCrashPoint implements ApplicationContextInitializer<Con
 
     /** Tells the test the JVM stopped here and nowhere else. */
     public static final int EXIT_CODE = 77;
-    static final String WRITER = "dev.seckill.order.OrderBatchWriter";
+    static final String WRITER = "dev.seckill.order.NewOrderWriter";
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {

@@ -53,9 +53,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class SoldOutHealChaosIT {
 
-    /** 150 requests a second, long enough for both events even when a loaded machine runs them late. */
-    static final int SHOPPERS = 3_000;
-    static final Duration BURST = Duration.ofSeconds(20);
+    /**
+     * 150 requests a second, until {@link #AFTER_FAULTS} after the faults are done (some 10 s on an idle machine),
+     * a minute at most: on a loaded machine the give-ups can follow the release by tens of seconds, and a burst
+     * of fixed length can end before them, leaving nobody to buy the units that come back.
+     */
+    static final int SHOPPERS = 9_000;
+    static final Duration BURST = Duration.ofSeconds(60);
+    /** The burst goes on after the stale flag for long enough to see both instances sell again. */
+    static final Duration AFTER_FAULTS = Duration.ofSeconds(3);
     /** Sold out about 2 s into the burst. */
     static final int STOCK = 300;
     /** Given up one after the other (each its own transaction), and each unit sold again at once. */
@@ -75,7 +81,11 @@ class SoldOutHealChaosIT {
 
     @BeforeAll
     static void cluster() throws Exception {
-        cluster = ChaosCluster.named("heal", "seckill_chaos_heal").args("--seckill.stream.max-attempts=1").start();
+        // Batches of 20: a batch that holds a poisoned order is written again one order per transaction before its
+        // poisoned ones are given up. With the default 200 that is most of the held orders, half a minute on a
+        // loaded machine between the release and the give-ups; with 20, a few batches (the oldest).
+        cluster = ChaosCluster.named("heal", "seckill_chaos_heal")
+                .args("--seckill.stream.max-attempts=1", "--seckill.stream.batch-size=20").start();
         DB_URL = cluster.dbUrl();
         redis = cluster.redis();
         nginx = cluster.nginx();
@@ -110,7 +120,7 @@ class SoldOutHealChaosIT {
         AtomicLong releasedAt = new AtomicLong();
         AtomicLong restockFrom = new AtomicLong();
         AtomicLong staleFlagAt = new AtomicLong();
-        PacedBurst.Result burst = PacedBurst.run(nginx.port(), voucherId, tokens, BURST, 32, List.of(
+        PacedBurst.Result burst = PacedBurst.runUntilFaultsDone(nginx.port(), voucherId, tokens, BURST, 32, List.of(
                 new PacedBurst.Fault(Duration.ofSeconds(1), "once sold out, release " + POISONED
                         + " held orders: given up, their units back", () -> {
                     awaitRedis("sold out", Duration.ofSeconds(30), "0", "get", VoucherKeys.stock(voucherId));
@@ -119,18 +129,19 @@ class SoldOutHealChaosIT {
                 }),
                 new PacedBurst.Fault(Duration.ofSeconds(1), "once those units sold again, restock +" + RESTOCK
                         + ", then a stale sold-out message to every instance", () -> {
-                    awaitRedis("every held order given up", Duration.ofSeconds(30), Integer.toString(POISONED),
+                    awaitRedis("every held order given up", Duration.ofSeconds(45), Integer.toString(POISONED),
                             "hlen", VoucherKeys.failed(voucherId));
                     awaitRedis("sold out again", Duration.ofSeconds(10), "0", "get", VoucherKeys.stock(voucherId));
                     restockFrom.set(System.nanoTime());
                     // The rows were the test's means of failing those orders, not orders: gone before the reset counts.
                     db("DELETE FROM voucher_order WHERE voucher_id = ? AND status = 'FAILED'", voucherId);
-                    Awaitility.await("the restock is taken (no order pending)").atMost(Duration.ofSeconds(10))
+                    // Not before the held orders are all written: on a loaded machine that can take tens of seconds.
+                    Awaitility.await("the restock is taken (no order pending)").atMost(Duration.ofSeconds(30))
                             .pollInterval(Duration.ofMillis(20)).until(() -> api.asAdmin("PUT",
                                     "/admin/vouchers/" + voucherId + "/stock", "{\"stock\":" + RESTOCK + "}").status() == 200);
                     redis.cli("publish", FLAG_TOPIC, "+" + voucherId);
                     staleFlagAt.set(System.nanoTime());
-                })));
+                })), AFTER_FAULTS);
         assertThat(staleFlagAt.get()).as("the restock happened").isNotZero();
         long lastAnswer = burst.timeline().get(burst.timeline().size() - 1).atNanos();
         assertThat(Duration.ofNanos(lastAnswer - staleFlagAt.get())).as("the burst went on long enough to see the heal")

@@ -73,6 +73,10 @@ import tools.jackson.databind.json.JsonMapper;
  * rows by shopper. It fails (exit status 1) when they disagree, when the audit is not consistent, or when the
  * answers show the cluster's ticket setting is not the one the round expects.
  *
+ * <p>Round {@code room} puts the smart bots and the crowd before a voucher with a waiting room (see
+ * {@link #roomSale}); round {@code crowd} fills a room with simulated pages polling their place (see
+ * {@link #roomCrowd}).
+ *
  * <p>Rounds {@code warm} and {@code warm-tickets} warm new instances up before the sale rounds: {@code --warm}
  * shoppers buy a voucher of as many units, through challenge and ticket with {@code warm-tickets}.
  *
@@ -92,7 +96,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code --crowd} 200, {@code --stock} 100, {@code --lead} 30 ({@code --smart-lead} 60 for round smart, whose bots
  * solve their challenges before the opening too), {@code --seed} 42, {@code --reaction-ms} 150-1500,
  * {@code --verifications} 2000, {@code --reps} 5 (after one burst of each kind of {@code --warmup} 10000),
- * {@code --cpu-difficulty} 1000, {@code --threads} 8.
+ * {@code --cpu-difficulty} 1000, {@code --threads} 8, {@code --room-window} 10, {@code --room-rate} 20,
+ * {@code --room-crowd} 20000, {@code --room-crowd-stock} 500, {@code --room-crowd-window} 60, {@code --room-crowd-hold}
+ * 60, {@code --room-crowd-threads} 64.
  * Environment: SECKILL_ADMIN_USER/PASSWORD (admin / seckill-dev-password), SECKILL_DB_HOST/PORT/USER/PASSWORD
  * (127.0.0.1 / 3306 / root / empty).
  */
@@ -134,6 +140,8 @@ public final class FairStart {
                 case "off" -> run.sale("off", false, false);
                 case "on" -> run.sale("on", false, true);
                 case "smart" -> run.sale("smart", true, true);
+                case "room" -> run.roomSale();
+                case "crowd" -> run.roomCrowd();
                 case "cpu" -> run.cpu();
                 default -> throw new IllegalArgumentException("no such round: " + round);
             }
@@ -220,13 +228,11 @@ public final class FairStart {
         int crowdCount = intOption("crowd", 200);
         int stock = intOption("stock", 100);
         long seed = Long.parseLong(option("seed", "42"));
-        int[] reaction = Arrays.stream(option("reaction-ms", "150-1500").split("-")).mapToInt(Integer::parseInt).toArray();
+        int[] reaction = reactionRange();
 
         List<String> bots = mint(botCount);
         List<String> crowd = mint(crowdCount);
-        Map<Long, String> groupOf = new HashMap<>();
-        bots.forEach(token -> groupOf.put(Tokens.shopperId(token), "bots"));
-        crowd.forEach(token -> groupOf.put(Tokens.shopperId(token), "crowd"));
+        Map<Long, String> groupOf = groupsOf(bots, crowd);
 
         int[] instances = instancePorts();
         double[] timerBefore = timer(instances);
@@ -729,8 +735,13 @@ public final class FairStart {
     }
 
     private long createVoucher(int stock, Instant begin, Instant end, Integer difficulty) {
-        String body = "{\"title\":\"fair start\",\"price\":1.00,\"stock\":%d,\"beginTime\":\"%s\",\"endTime\":\"%s\"%s}"
-                .formatted(stock, begin, end, difficulty == null ? "" : ",\"challengeDifficulty\":" + difficulty);
+        return createVoucher(stock, begin, end, difficulty, "");
+    }
+
+    /** @param more further fields of the voucher, as JSON members with a leading comma */
+    private long createVoucher(int stock, Instant begin, Instant end, Integer difficulty, String more) {
+        String body = "{\"title\":\"fair start\",\"price\":1.00,\"stock\":%d,\"beginTime\":\"%s\",\"endTime\":\"%s\"%s%s}"
+                .formatted(stock, begin, end, difficulty == null ? "" : ",\"challengeDifficulty\":" + difficulty, more);
         HttpResponse<String> created = adminCall("POST", base() + "/admin/vouchers", body, "application/json");
         expect(created, 201, "creating a voucher");
         return JSON.readTree(created.body()).path("id").asLong();
@@ -801,6 +812,408 @@ public final class FairStart {
 
     private String base() {
         return "http://" + host + ":" + port;
+    }
+
+    // ---------------------------------------------------------------- the waiting room
+
+    /**
+     * Round {@code room}: the smart bots and the crowd of round {@code smart} at a voucher with a waiting room
+     * ({@code --room-window} seconds of arrival window, {@code --room-rate} places let in a second). The bots' joins
+     * are written out before the opening and fired at its millisecond, with the challenges they solved beforehand;
+     * then each asks its place every second (the poll limit's pace) and buys the moment it is let in. The crowd join
+     * at the opening plus their reaction time, ask their place as often as the page does ({@code pollAfterSeconds}),
+     * and click buy a reaction time after their turn comes. Fair is each group's share of the arrivals in the window.
+     */
+    private void roomSale() throws Exception {
+        int botCount = intOption("bots", 500);
+        int crowdCount = intOption("crowd", 200);
+        int stock = intOption("stock", 100);
+        int window = intOption("room-window", 10);
+        int rate = intOption("room-rate", 20);
+        long seed = Long.parseLong(option("seed", "42"));
+        int[] reaction = reactionRange();
+        List<String> bots = mint(botCount);
+        List<String> crowd = mint(crowdCount);
+        Map<Long, String> groupOf = groupsOf(bots, crowd);
+        Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(intOption("smart-lead", 60));
+        long voucher = createVoucher(stock, opens, opens.plus(Duration.ofHours(1)), null,
+                ",\"arrivalWindow\":\"PT" + window + "S\",\"admissionsPerSecond\":" + rate);
+        long t0 = opens.toEpochMilli();
+        Group botGroup = new Group("smart bots");
+        Group crowdGroup = new Group("crowd");
+        System.out.printf("%n[fair-start] round room: voucher %d, %d units, opens %s, arrival window %d s, %d let in a "
+                + "second; %d smart bots, %d crowd; tickets on%n", voucher, stock, opens, window, rate, botCount, crowdCount);
+
+        ExecutorService solvers = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        List<Future<Solved>> crowdSolved = new ArrayList<>();
+        List<Future<Solved>> botSolved = new ArrayList<>();
+        for (int i = 0; i < Math.max(crowdCount, botCount); i++) {
+            if (i < crowdCount) {
+                String token = crowd.get(i);
+                crowdSolved.add(solvers.submit(() -> fetchAndSolve(voucher, token, crowdGroup)));
+            }
+            if (i < botCount) {
+                String token = bots.get(i);
+                botSolved.add(solvers.submit(() -> fetchAndSolve(voucher, token, botGroup)));
+            }
+        }
+        Random random = new Random(seed);
+        Map<Long, Long> joinedAt = new ConcurrentHashMap<>();
+        Map<Long, Long> clickAfterOf = new HashMap<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < crowdCount; i++) {
+            long joinAt = t0 + reaction[0] + random.nextInt(reaction[1] - reaction[0] + 1);
+            long clickAfter = reaction[0] + random.nextInt(reaction[1] - reaction[0] + 1);
+            String token = crowd.get(i);
+            clickAfterOf.put(Tokens.shopperId(token), clickAfter);
+            Future<Solved> solved = crowdSolved.get(i);
+            threads.add(thread("crowd-" + i, () -> {
+                try {
+                    Solved solution = solved.get();
+                    if (solution.payload() == null) {
+                        return;
+                    }
+                    sleepUntil(joinAt);
+                    Answer joined = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/room", token,
+                            null, solutionBody(solution.payload())));
+                    crowdGroup.count("join", joined);
+                    if (joined.status() == 200) {
+                        joinedAt.put(Tokens.shopperId(token), joined.atMillis() - t0);
+                        waitYourTurnAndBuy(voucher, token, joined, clickAfter, false, crowdGroup);
+                    }
+                } catch (Exception e) {
+                    crowdGroup.count("join", Answer.failed(e.toString()));
+                }
+            }));
+        }
+        List<Armed> armed = new ArrayList<>();
+        for (int i = 0; i < botCount; i++) {
+            Solved solved = botSolved.get(i).get();
+            if (solved.payload() == null) {
+                botGroup.count("challenge", Answer.failed(solved.failure()));
+                continue;
+            }
+            armed.add(new Armed(bots.get(i), Wire.request("POST", "/seckill/" + voucher + "/room", bots.get(i), null,
+                    solutionBody(solved.payload()))));
+        }
+        sleepUntil(t0 - 10_000);
+        for (Armed bot : armed) {
+            bot.connect(host, port);
+            threads.add(thread("bot", () -> {
+                Answer joined = bot.read();
+                botGroup.count("join", joined);
+                if (joined.status() == 200) {
+                    joinedAt.put(Tokens.shopperId(bot.token), joined.atMillis() - t0);
+                    waitYourTurnAndBuy(voucher, bot.token, joined, 0, true, botGroup);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        while (System.currentTimeMillis() < t0) {
+            Thread.onSpinWait();
+        }
+        long firedFrom = System.currentTimeMillis();
+        armed.forEach(Armed::fire);
+        long firedTo = System.currentTimeMillis();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.MINUTES.toMillis(5));
+        }
+        solvers.shutdownNow();
+
+        JsonNode audit = awaitAudit(voucher);
+        Map<String, Long> inMySql = ordersByGroup(voucher, groupOf);
+        long botsIn = joinedAt.keySet().stream().filter(id -> "bots".equals(groupOf.get(id))).count();
+        long crowdIn = joinedAt.size() - botsIn;
+        System.out.printf("  bots' joins sent from +%d to +%d ms; in the window: %d bots, %d crowd (bots %.0f %% of arrivals)%n",
+                firedFrom - t0, firedTo - t0, botsIn, crowdIn, 100.0 * botsIn / Math.max(1, joinedAt.size()));
+        for (Group group : List.of(botGroup, crowdGroup)) {
+            System.out.printf("  %-10s units won: %d by answer, %d in MySQL; answers: %s%n", group.name, group.wonAt.size(),
+                    inMySql.getOrDefault(group == crowdGroup ? "crowd" : "bots", 0L), group.answersLine());
+        }
+        printChances(joinedAt, id -> botGroup.wonAt.containsKey(id) || crowdGroup.wonAt.containsKey(id), clickAfterOf);
+        long botUnits = inMySql.getOrDefault("bots", 0L);
+        long crowdUnits = inMySql.getOrDefault("crowd", 0L);
+        System.out.printf("  audit: orders %d, oversold %d, duplicateBuyers %d, consistent %s%n", audit.path("orders").asLong(),
+                audit.path("oversold").asLong(), audit.path("duplicateBuyers").asLong(), audit.path("consistent").asBoolean());
+        System.out.printf("[fair-start] SUMMARY room tickets=on smart-bots=%d/%d crowd=%d/%d units=%d orders=%d "
+                + "bots-share-of-arrivals=%.0f%% bots-share-of-units=%.0f%%%n", botUnits, botCount, crowdUnits, crowdCount,
+                stock, audit.path("orders").asLong(), 100.0 * botsIn / Math.max(1, joinedAt.size()),
+                100.0 * botUnits / Math.max(1, botUnits + crowdUnits));
+        if (!audit.path("consistent").asBoolean() || audit.path("oversold").asLong() != 0) {
+            failures.add("room: the audit is not consistent: " + audit);
+        }
+        if (botUnits != botGroup.wonAt.size() || crowdUnits != crowdGroup.wonAt.size()) {
+            failures.add("room: units won by answer and in MySQL differ");
+        }
+    }
+
+    /**
+     * Round room's chances, for everyone who joined in the window: by when they arrived (fifths of the arrival
+     * order, the join's answer as the server saw it) and by how fast they are (the bots, who fire at the opening
+     * millisecond and click at once, against the crowd, and the crowd's faster half of clickers against its slower
+     * half). Fair is flat: every row near the units' share of the arrivals, within the binomial spread shown.
+     */
+    private static void printChances(Map<Long, Long> joinedAt, java.util.function.LongPredicate won,
+            Map<Long, Long> clickAfterOf) {
+        List<Long> arrivals = joinedAt.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .toList();
+        long units = arrivals.stream().filter(won::test).count();
+        double chance = (double) units / Math.max(1, arrivals.size());
+        System.out.printf("  chance to buy, fair at %.1f %% each (%d units, %d arrivals):%n", 100 * chance, units,
+                arrivals.size());
+        int fifths = 5;
+        for (int f = 0; f < fifths; f++) {
+            List<Long> part = arrivals.subList(arrivals.size() * f / fifths, arrivals.size() * (f + 1) / fifths);
+            printChance("arrived %d/5 (+%d to +%d ms)".formatted(f + 1, joinedAt.get(part.get(0)),
+                    joinedAt.get(part.get(part.size() - 1))), part, won, chance);
+        }
+        printChance("smart bots (fire at +0 ms, click at once)", arrivals.stream()
+                .filter(id -> !clickAfterOf.containsKey(id)).toList(), won, chance);
+        List<Long> crowd = arrivals.stream().filter(clickAfterOf::containsKey)
+                .sorted(java.util.Comparator.comparingLong(clickAfterOf::get)).toList();
+        if (!crowd.isEmpty()) {
+            List<Long> fast = crowd.subList(0, crowd.size() / 2);
+            List<Long> slow = crowd.subList(crowd.size() / 2, crowd.size());
+            printChance("crowd, faster half (click %d-%d ms after their turn)".formatted(clickAfterOf.get(fast.get(0)),
+                    clickAfterOf.get(fast.get(fast.size() - 1))), fast, won, chance);
+            printChance("crowd, slower half (click %d-%d ms after their turn)".formatted(clickAfterOf.get(slow.get(0)),
+                    clickAfterOf.get(slow.get(slow.size() - 1))), slow, won, chance);
+        }
+    }
+
+    /** One row: bought of arrived, and the spread (two standard deviations) a fair draw gives a group that size. */
+    private static void printChance(String label, List<Long> group, java.util.function.LongPredicate won, double fair) {
+        long bought = group.stream().filter(won::test).count();
+        double spread = 2 * Math.sqrt(fair * (1 - fair) / Math.max(1, group.size()));
+        System.out.printf("    %-55s %4d of %4d bought: %5.1f %% (fair %.1f ± %.1f)%n", label, bought, group.size(),
+                100.0 * bought / Math.max(1, group.size()), 100 * fair, 100 * spread);
+    }
+
+    /**
+     * Asks the shopper's place until they are let in, then buys ({@code clickAfterMillis} later: a person's
+     * reaction); a bot asks every second, a page when the server says.
+     */
+    private void waitYourTurnAndBuy(long voucher, String token, Answer joined, long clickAfterMillis, boolean bot,
+            Group group) {
+        JsonNode place = joined.json();
+        long deadline = System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(4);
+        try {
+            while (System.currentTimeMillis() < deadline) {
+                String state = place.path("state").asString();
+                if (state.equals("admitted")) {
+                    Thread.sleep(clickAfterMillis);
+                    Answer purchase = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher, token,
+                            place.path("ticket").asString(), null));
+                    group.count("purchase", purchase);
+                    if (purchase.won()) {
+                        group.wonAt.put(Tokens.shopperId(token), purchase.atMillis());
+                    }
+                    return;
+                }
+                if (List.of("sold-out", "admission-lapsed", "admission-used").contains(state)) {
+                    group.count("room", new Answer(200, state, "", System.currentTimeMillis()));
+                    return;
+                }
+                Thread.sleep(bot ? 1_000 : Math.max(1, place.path("pollAfterSeconds").asLong(2)) * 1_000);
+                Answer polled = Wire.exchange(host, port, Wire.request("GET", "/seckill/" + voucher + "/room/place", token,
+                        null, null));
+                if (polled.status() != 200) {
+                    group.count("poll", polled);
+                    continue;
+                }
+                place = polled.json();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Round {@code crowd}: a waiting room holding {@code --room-crowd} shoppers (simulated pages: each asks its place
+     * when the last answer said, and buys the moment it is let in), a voucher of {@code --room-crowd-stock} units
+     * letting {@code --room-rate} in a second, no challenge (difficulty 0: the room's cost, not the proof of work's).
+     * They join over the arrival window ({@code --room-crowd-window} s), then poll for {@code --room-crowd-hold}
+     * s after the draw, on {@code --threads} client threads. Recorded: every answer by status and code (a 5xx
+     * fails the round), the polls a second, each poll's latency, the instances' CPU per poll ({@code --pids}), and
+     * the places let in a second as the live endpoint counts them.
+     */
+    private void roomCrowd() throws Exception {
+        int count = intOption("room-crowd", 20_000);
+        int stock = intOption("room-crowd-stock", 500);
+        int rate = intOption("room-rate", 20);
+        int window = intOption("room-crowd-window", 60);
+        int hold = intOption("room-crowd-hold", 60);
+        int threads = intOption("room-crowd-threads", 64);
+        long[] pids = Arrays.stream(option("pids", "").split(",")).filter(p -> !p.isBlank()).mapToLong(Long::parseLong)
+                .toArray();
+        clockTicksPerSecond();
+        List<String> tokens = new ArrayList<>();
+        while (tokens.size() < count) {
+            tokens.addAll(mint(Math.min(10_000, count - tokens.size())));
+        }
+        Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(5);
+        long voucher = createVoucher(stock, opens, opens.plus(Duration.ofHours(1)), 0,
+                ",\"arrivalWindow\":\"PT" + window + "S\",\"admissionsPerSecond\":" + rate);
+        long drawAt = opens.plusSeconds(window).toEpochMilli();
+        long endAt = drawAt + hold * 1_000L;
+        System.out.printf("%n[fair-start] round crowd: %d shoppers join a room over %d s, then poll for %d s; voucher %d, "
+                + "%d units, %d let in a second; %d client threads%n", count, window, hold, voucher, stock, rate, threads);
+        Group group = new Group("crowd");
+        Map<Long, Long> boughtAt = new ConcurrentHashMap<>();
+        java.util.concurrent.DelayQueue<Page> due = new java.util.concurrent.DelayQueue<>();
+        // Joins spread over the first two thirds of the window, as arrivals would be.
+        long joinSpan = window * 2_000L / 3;
+        for (int i = 0; i < count; i++) {
+            due.add(new Page(tokens.get(i), opens.toEpochMilli() + joinSpan * i / count, false));
+        }
+        List<Long> pollNanos = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong pollsAfterDraw = new AtomicLong();
+        AtomicLong fiveHundreds = new AtomicLong();
+        sleepUntil(opens.toEpochMilli());
+        long[] ticksAtDraw = new long[1];
+        List<Thread> clients = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            clients.add(thread("page", () -> {
+                try {
+                    while (true) {
+                        Page page = due.poll(1, TimeUnit.SECONDS);
+                        if (page == null) {
+                            if (System.currentTimeMillis() >= endAt) {
+                                return;
+                            }
+                            continue;
+                        }
+                        if (page.at >= endAt) {
+                            continue;
+                        }
+                        long start = System.nanoTime();
+                        Answer answer = page.joined
+                                ? Wire.exchange(host, port, Wire.request("GET", "/seckill/" + voucher + "/room/place",
+                                        page.token, null, null))
+                                : Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/room",
+                                        page.token, null, null));
+                        long took = System.nanoTime() - start;
+                        group.count(page.joined ? "poll" : "join", answer);
+                        if (answer.status() >= 500 || answer.status() == 0) {
+                            fiveHundreds.incrementAndGet();
+                        }
+                        if (page.joined && answer.atMillis() >= drawAt) {
+                            pollNanos.add(took);
+                            pollsAfterDraw.incrementAndGet();
+                        }
+                        if (answer.status() != 200) {
+                            due.add(new Page(page.token, System.currentTimeMillis() + 2_000, page.joined));
+                            continue;
+                        }
+                        JsonNode place = answer.json();
+                        String state = place.path("state").asString();
+                        if (state.equals("admitted")) {
+                            Answer purchase = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher,
+                                    page.token, place.path("ticket").asString(), null));
+                            group.count("purchase", purchase);
+                            if (purchase.won()) {
+                                boughtAt.put(Tokens.shopperId(page.token), purchase.atMillis());
+                                continue;
+                            }
+                        }
+                        if (state.equals("admission-lapsed") || state.equals("admission-used")) {
+                            continue;
+                        }
+                        due.add(new Page(page.token, System.currentTimeMillis()
+                                + Math.max(1, place.path("pollAfterSeconds").asLong(2)) * 1_000, true));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        clients.forEach(Thread::start);
+        sleepUntil(drawAt);
+        ticksAtDraw[0] = pids.length == 0 ? 0 : ticks(pids);
+        long drawNanos = System.nanoTime();
+        long letInAtDraw = live(voucher).path("room").path("letIn").asLong();
+        // The places let in, second by second, as the dashboard sees them.
+        List<Long> letIn = new ArrayList<>();
+        List<Long> letInAt = new ArrayList<>();
+        while (System.currentTimeMillis() < endAt) {
+            Thread.sleep(1_000);
+            letIn.add(live(voucher).path("room").path("letIn").asLong());
+            letInAt.add(System.nanoTime());
+        }
+        long ticks = pids.length == 0 ? 0 : ticks(pids) - ticksAtDraw[0];
+        double seconds = (System.nanoTime() - drawNanos) / 1e9;
+        for (Thread client : clients) {
+            client.join(TimeUnit.MINUTES.toMillis(2));
+        }
+        JsonNode audit = awaitAudit(voucher);
+        List<Long> sorted = new ArrayList<>(pollNanos);
+        sorted.sort(null);
+        long polls = pollsAfterDraw.get();
+        System.out.printf("  answers: %s%n", group.answersLine());
+        System.out.printf("  after the draw: %d polls in %.0f s, %.0f a second; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                polls, seconds, polls / seconds, percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100));
+        if (pids.length > 0) {
+            System.out.printf("  the instances' CPU after the draw: %d ticks of %d/s, %.0f µs a poll (purchases included)%n",
+                    ticks, TICKS_PER_SECOND[0], polls == 0 ? 0 : ticks * 1e6 / TICKS_PER_SECOND[0] / polls);
+        }
+        System.out.printf("  places let in: %d at the draw, then each second %s%n", letInAtDraw, letIn);
+        // The rate while places were let in: from the first reading to the first that found every unit let in.
+        int full = letIn.indexOf((long) stock);
+        int last = full < 0 ? letIn.size() - 1 : full;
+        if (last > 0) {
+            double span = (letInAt.get(last) - letInAt.get(0)) / 1e9;
+            System.out.printf("  admission rate: %.1f places a second over %.1f s (the voucher's: %d)%n",
+                    (letIn.get(last) - letIn.get(0)) / span, span, rate);
+        }
+        System.out.printf("  bought: %d; audit orders %d, oversold %d, consistent %s%n", boughtAt.size(),
+                audit.path("orders").asLong(), audit.path("oversold").asLong(), audit.path("consistent").asBoolean());
+        System.out.printf("[fair-start] SUMMARY crowd shoppers=%d polls-per-second=%.0f p99-ms=%.1f 5xx=%d bought=%d/%d%n",
+                count, polls / seconds, percentile(sorted, 99), fiveHundreds.get(), boughtAt.size(), stock);
+        if (fiveHundreds.get() > 0) {
+            failures.add("crowd: " + fiveHundreds.get() + " answers were 5xx or none");
+        }
+        if (!audit.path("consistent").asBoolean() || audit.path("oversold").asLong() != 0) {
+            failures.add("crowd: the audit is not consistent: " + audit);
+        }
+    }
+
+    /** A simulated page's next request: its join, or a poll of its place, due at {@code at} (epoch ms). */
+    record Page(String token, long at, boolean joined) implements java.util.concurrent.Delayed {
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(at - System.currentTimeMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public int compareTo(java.util.concurrent.Delayed other) {
+            return Long.compare(at, ((Page) other).at);
+        }
+    }
+
+    private JsonNode live(long voucher) {
+        return JSON.readTree(adminCall("GET", base() + "/admin/vouchers/" + voucher + "/live", null, "application/json").body());
+    }
+
+    private static double percentile(List<Long> sortedNanos, int percent) {
+        if (sortedNanos.isEmpty()) {
+            return 0;
+        }
+        int index = Math.min(sortedNanos.size() - 1, (int) Math.ceil(percent / 100.0 * sortedNanos.size()) - 1);
+        return sortedNanos.get(Math.max(0, index)) / 1e6;
+    }
+
+    /** {@code --reaction-ms} FROM-TO: a person's reaction time, in milliseconds. */
+    private int[] reactionRange() {
+        return Arrays.stream(option("reaction-ms", "150-1500").split("-")).mapToInt(Integer::parseInt).toArray();
+    }
+
+    /** Each shopper's group by id, as MySQL's orders are counted: "bots" or "crowd". */
+    private static Map<Long, String> groupsOf(List<String> bots, List<String> crowd) {
+        Map<Long, String> groupOf = new HashMap<>();
+        bots.forEach(token -> groupOf.put(Tokens.shopperId(token), "bots"));
+        crowd.forEach(token -> groupOf.put(Tokens.shopperId(token), "crowd"));
+        return groupOf;
     }
 
     // ---------------------------------------------------------------- the wire

@@ -34,10 +34,10 @@ class OrderLifecycleIT extends IntegrationTest {
     OrderExpiry expiry;
 
     @Autowired
-    OrderLifecycle lifecycle;
+    OrderSettlement lifecycle;
 
     @Autowired
-    OrderEndings endings;
+    OrderTransitions endings;
 
     @Autowired
     UnitReturns unitReturns;

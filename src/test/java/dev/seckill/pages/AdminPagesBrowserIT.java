@@ -77,6 +77,9 @@ class AdminPagesBrowserIT {
             assertThat(browser.find("#paymentWindow-help").getText()).as("the instances' window, the default")
                     .endsWith("Empty: the shop's default, 15 minutes.");
             type(browser, "#paymentWindow", "5");
+            assertThat(browser.find("#arrivalWindow-help").getText()).as("the instances' default: no room")
+                    .contains("Empty: the shop's default, no waiting room; 0: no waiting room.");
+            type(browser, "#admissionsPerSecond", "0");
             browser.find("#create").click();
 
             browser.await(Duration.ofSeconds(10)).until(driver -> !browser.find("#title-error").getText().isEmpty());
@@ -86,6 +89,7 @@ class AdminPagesBrowserIT {
             assertThat(browser.find("#challengeDifficulty-error").getText()).startsWith("challengeDifficulty ");
             assertThat(browser.find("#paymentWindow-error").getText())
                     .isEqualTo("paymentWindow must be longer than or equal to 10 seconds");
+            assertThat(browser.find("#admissionsPerSecond-error").getText()).startsWith("admissionsPerSecond ");
             assertThat(browser.find("#form-error").getText()).contains("validation-failed");
             assertThat(api.get("/vouchers").json().size()).as("nothing created").isEqualTo(vouchersBefore);
             browser.screenshot("admin-new-voucher-errors");
@@ -95,6 +99,8 @@ class AdminPagesBrowserIT {
             typeDateTime(browser, "#endTime", begin.plusHours(1));
             type(browser, "#challengeDifficulty", "20000");
             type(browser, "#paymentWindow", "45");
+            type(browser, "#arrivalWindow", "30");
+            type(browser, "#admissionsPerSecond", "1500");
             browser.find("#create").click();
             browser.await(Duration.ofSeconds(10)).until(driver -> driver.getCurrentUrl().matches(".*/admin/ui/vouchers/\\d+"));
             assertThat(browser.find("h1").getText()).isEqualTo("Browser-made voucher");
@@ -103,6 +109,10 @@ class AdminPagesBrowserIT {
             assertThat(api.get("/vouchers/" + voucherId).json().path("challengeDifficulty").asInt()).isEqualTo(20_000);
             assertThat(api.get("/vouchers/" + voucherId).json().path("paymentWindow").asString()).isEqualTo("PT45S");
             assertThat(browser.find("#payment-window").getText()).isEqualTo("45 seconds to pay");
+            assertThat(api.get("/vouchers/" + voucherId).json().path("arrivalWindow").asString()).isEqualTo("PT30S");
+            assertThat(api.get("/vouchers/" + voucherId).json().path("admissionsPerSecond").asInt()).isEqualTo(1_500);
+            assertThat(browser.find("#waiting-room").getText())
+                    .isEqualTo("waiting room: a lottery for the first 30 seconds, 1,500 let in a second");
 
             type(browser, "#reset-units", "-3");
             browser.find("#reset-stock button[type=submit]").click();

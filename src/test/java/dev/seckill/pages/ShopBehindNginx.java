@@ -8,6 +8,7 @@ import dev.seckill.support.Api;
 import dev.seckill.support.Browser;
 import dev.seckill.support.Instances;
 import dev.seckill.support.Nginx;
+import dev.seckill.support.SandboxProvider;
 import org.openqa.selenium.TimeoutException;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -30,6 +31,8 @@ record ShopBehindNginx(ConfigurableApplicationContext app, Nginx nginx, Api api,
         all.put("server.address", "127.0.0.1");
         ConfigurableApplicationContext app = Instances.start("async", instanceId, all);
         Nginx nginx = Nginx.start(Instances.port(app), "");
+        // the provider notifies through Nginx, as in the cluster
+        SandboxProvider.deliverTo(nginx.port());
         return new ShopBehindNginx(app, nginx, new Api(Instances.port(app)), "http://127.0.0.1:" + nginx.port());
     }
 

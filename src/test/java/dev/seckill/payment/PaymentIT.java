@@ -9,8 +9,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.seckill.support.Api;
 import dev.seckill.support.Api.Response;
 import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.SandboxProvider;
 import dev.seckill.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -32,6 +34,9 @@ class PaymentIT extends IntegrationTest {
     @Autowired
     JdbcTemplate jdbc;
 
+    /** The sandbox provider's own process, where the checkout page is. */
+    final Api sandbox = new Api(SandboxProvider.PORT);
+
     @Test
     void theShopperPaysAtTheCheckoutAndTheNotificationMakesTheOrderPaid() {
         Bought bought = buy();
@@ -43,7 +48,7 @@ class PaymentIT extends IntegrationTest {
         assertThat(api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).expectStatus(201)
                 .json().path("paymentRef").asString()).isEqualTo(payment.path("paymentRef").asString());
 
-        api.postForm(payment.path("checkoutUrl").asString(), "action=pay").expectStatus(200);
+        sandbox.postForm(payment.path("checkoutUrl").asString(), "action=pay").expectStatus(200);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> status(bought), "PAID"::equals);
         api.post("/orders/" + bought.order() + "/cancel", null, auth(bought.token())).expectProblem(409, "order-paid");
@@ -57,7 +62,7 @@ class PaymentIT extends IntegrationTest {
     void anAbandonedCheckoutLeavesTheOrderAwaitingAndTheNextStartOpensAnotherPayment() {
         Bought bought = buy();
         JsonNode first = api.post("/orders/" + bought.order() + "/payment", null, auth(bought.token())).json();
-        api.postForm(first.path("checkoutUrl").asString(), "action=abandon").expectStatus(200);
+        sandbox.postForm(first.path("checkoutUrl").asString(), "action=abandon").expectStatus(200);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> api.post("/orders/" + bought.order() + "/payment", null,
                 auth(bought.token())).json().path("paymentRef").asString(), ref -> !ref.equals(first.path("paymentRef").asString()));
@@ -78,7 +83,7 @@ class PaymentIT extends IntegrationTest {
         // the provider forgets our close
         jdbc.update("UPDATE sandbox_payment SET status = 'OPEN' WHERE ref = ?", payment.path("paymentRef").asString());
 
-        api.postForm(payment.path("checkoutUrl").asString(), "action=pay").expectStatus(200);
+        sandbox.postForm(payment.path("checkoutUrl").asString(), "action=pay").expectStatus(200);
 
         await().atMost(Duration.ofSeconds(15)).until(() -> status(bought), "REFUNDED"::equals);
         assertThat(jdbc.queryForObject("SELECT status FROM sandbox_payment WHERE ref = ?", String.class,

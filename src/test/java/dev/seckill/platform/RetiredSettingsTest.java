@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import dev.seckill.platform.RetiredSettings.Retired;
 import dev.seckill.platform.RetiredSettings.RetiredSettingsException;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -19,22 +18,24 @@ import org.springframework.mock.env.MockEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.tuple;
 
 class RetiredSettingsTest {
 
     static final DeferredLogFactory LOGS = Supplier::get;
 
-    final RetiredSettings check = new RetiredSettings(LOGS);
+    final RetiredSettings check = new RetiredSettings();
 
     @Test
-    void readsTheRetiredSettingsFromTheConfigurationMetadata() {
-        assertThat(check.retired()).extracting(Retired::name, Retired::replacement).containsExactlyInAnyOrder(
-                tuple("seckill.lock.shopper-lease", "seckill.lock.watchdog-timeout"),
-                tuple("seckill.lock.voucher-lease", "seckill.lock.watchdog-timeout"),
-                tuple("seckill.redis.connection-pool-size", null),
-                tuple("seckill.redis.minimum-idle", null));
-        assertThat(check.retired()).allSatisfy(retired -> assertThat(retired.reason()).isNotBlank());
+    void everyRetiredSettingInTheConfigurationMetadataIsCheckedWithItsReplacementAndReason() {
+        MockEnvironment environment = new MockEnvironment().withProperty("seckill.lock.shopper-lease", "10s")
+                .withProperty("seckill.lock.voucher-lease", "10s").withProperty("seckill.redis.connection-pool-size", "64")
+                .withProperty("seckill.redis.minimum-idle", "4");
+
+        assertThatThrownBy(() -> check.check(environment)).isInstanceOf(RetiredSettingsException.class)
+                .hasMessageContainingAll("seckill.lock.shopper-lease (set in", "seckill.lock.voucher-lease (set in",
+                        "use seckill.lock.watchdog-timeout instead. Locks have no lease any more",
+                        "seckill.redis.connection-pool-size (set in", "seckill.redis.minimum-idle (set in",
+                        "Redisson's pool sizing was dropped");
     }
 
     @Test

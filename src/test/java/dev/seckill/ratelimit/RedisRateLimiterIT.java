@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedisRateLimiterIT {
 
-    private static final RateLimitSettings.Limit TWO_A_MINUTE = new RateLimitSettings.Limit(2, Duration.ofMinutes(1));
+    private static final RateLimitSettings.Limit TWO_A_MINUTE = new RateLimitSettings.OrdersLimit(2, Duration.ofMinutes(1));
 
     private static RedisServer redis;
     private static RedissonClient redisson;

@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.salestate.OrderBacklogs.Backlog;
-import dev.seckill.salestate.OrderBacklogs.Reading;
+import dev.seckill.sale.OrderBacklogs.Backlog;
+import dev.seckill.sale.OrderBacklogs.Reading;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,7 @@ package dev.seckill.sale;
 
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -201,6 +202,62 @@ class RedisClusterIT extends TwoInstanceInvariants {
     private static String purchaseSha() throws Exception {
         byte[] script = new ClassPathResource("sale/buying/purchase.lua").getContentAsByteArray();
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(script));
+    }
+
+    /** A waiting room on the cluster: its keys on the voucher's master, joins, the draw, admissions and purchases. */
+    @Test
+    @Order(4)
+    @Timeout(value = 1, unit = TimeUnit.MINUTES)
+    void aWaitingRoomRunsOnTheVouchersMaster() throws Exception {
+        Api a = new Api(Instances.port(instanceA));
+        Api b = new Api(Instances.port(instanceB));
+        Instant opening = Instant.now().plusSeconds(2);
+        long voucher = a.asAdmin("POST", "/admin/vouchers", """
+                {"title":"Room on a cluster","price":9.90,"stock":2,"beginTime":"%s","endTime":"%s",
+                 "arrivalWindow":"PT2S","admissionsPerSecond":50}""".formatted(opening, opening.plusSeconds(3_600)))
+                .expectStatus(201).json().path("id").asLong();
+        List<String> tokens = a.mintShoppers(3);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> !Instant.now().isBefore(opening));
+        for (int i = 0; i < tokens.size(); i++) {
+            (i % 2 == 0 ? a : b).post("/seckill/" + voucher + "/room", null, "Authorization", "Bearer " + tokens.get(i))
+                    .expectStatus(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !Instant.now().isBefore(opening.plusSeconds(2)));
+        List<String> order = new ArrayList<>();
+        b.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                .forEach(id -> order.add(id.asString()));
+        assertThat(order).hasSize(3);
+        // Each shopper polls as the page does, all at once: the last place is let in only once a unit is free of
+        // open admissions, so waiting on one shopper at a time would stall on whoever drew the last place.
+        Map<String, String> ended = new TreeMap<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            for (String token : tokens) {
+                if (ended.containsKey(token)) {
+                    continue;
+                }
+                JsonNode place = a.get("/seckill/" + voucher + "/room/place", "Authorization", "Bearer " + token)
+                        .expectStatus(200).json();
+                String state = place.path("state").asString();
+                if (state.equals("admitted")) {
+                    b.post("/seckill/" + voucher, null, "Authorization", "Bearer " + token, "Seckill-Ticket",
+                            place.path("ticket").asString()).expectStatus(202);
+                    ended.put(token, "bought");
+                } else if (!state.equals("waiting")) {
+                    ended.put(token, state);
+                }
+            }
+            return ended.size() == tokens.size();
+        });
+        long bought = ended.values().stream().filter("bought"::equals).count();
+        assertThat(ended.values()).as("two bought, the last place told it sold out").containsOnly("bought", "sold-out");
+        assertThat(bought).isEqualTo(2);
+        int master = cluster.masterOf("seckill:{" + voucher + "}:stock");
+        assertThat(cluster.cli(master, "ZCARD", "seckill:{" + voucher + "}:room:places").trim()).as("the places, on the "
+                + "voucher's master").isEqualTo("3");
+        JsonNode audit = b.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("orders").asLong()).isEqualTo(2);
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
     }
 
     /** Last: it empties one master. */

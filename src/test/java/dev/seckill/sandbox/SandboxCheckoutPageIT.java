@@ -11,6 +11,7 @@ import dev.seckill.payment.PaymentGateway;
 import dev.seckill.payment.PaymentGateway.Checkout;
 import dev.seckill.payment.PaymentGateway.CheckoutRequest;
 import dev.seckill.support.IntegrationTest;
+import dev.seckill.support.SandboxProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -70,7 +71,7 @@ class SandboxCheckoutPageIT extends IntegrationTest {
         assertThat(post(payment, "", "text/html").statusCode()).isEqualTo(400);
         assertThat(json(get(payment, "application/json")).path("status").asString()).as("nothing happened").isEqualTo("OPEN");
 
-        URI unknown = URI.create("http://127.0.0.1:" + port + "/sandbox/checkout/pay_nosuchpayment");
+        URI unknown = URI.create(SandboxProvider.url() + "/sandbox/checkout/pay_nosuchpayment");
         assertThat(send(HttpRequest.newBuilder(unknown).GET().build()).statusCode()).isEqualTo(404);
         assertThat(send(form(unknown, "action=pay", "text/html")).statusCode()).isEqualTo(404);
     }
@@ -110,7 +111,7 @@ class SandboxCheckoutPageIT extends IntegrationTest {
     }
 
     URI url(Checkout payment) {
-        return URI.create("http://127.0.0.1:" + port).resolve(payment.checkoutUrl());
+        return URI.create(SandboxProvider.url()).resolve(payment.checkoutUrl());
     }
 
     HttpResponse<String> send(HttpRequest request) throws Exception {

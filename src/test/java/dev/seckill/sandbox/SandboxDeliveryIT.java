@@ -2,6 +2,8 @@ package dev.seckill.sandbox;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -17,12 +19,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 
-import dev.seckill.SeckillApplication;
-import dev.seckill.payment.PaymentGateway;
-import dev.seckill.payment.PaymentGateway.Checkout;
-import dev.seckill.payment.PaymentGateway.CheckoutRequest;
 import dev.seckill.payment.WebhookSignature.Verdict;
 import dev.seckill.sandbox.WebhookReceiver.Delivery;
+import dev.seckill.support.SandboxProvider;
 import dev.seckill.support.TestServers;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -41,10 +40,12 @@ import static org.awaitility.Awaitility.await;
  * Webhook delivery against a real HTTP receiver: retried until answered 2xx, signed with the shared secret, on
  * purpose delivered twice (duplicate-rate 1) and last event first (out-of-order). A database of its own: every
  * instance running against a database delivers its notifications, and only this context's deliverer must post to
- * this receiver (a context of another test, on the shared database, would take them to its own webhook).
+ * this receiver (another sandbox, on the shared database, would take them to its own webhook). The sandbox's tables
+ * are made as the shop's migration makes them.
  */
-@SpringBootTest(classes = SeckillApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"seckill.web.instance-id=sandbox-delivery-it", "seckill.mode=async", "seckill.shutdown.drain=0s",
+@SpringBootTest(classes = SandboxApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {SandboxApplication.CONFIG, "seckill.sandbox.webhook-secret=" + TestServers.WEBHOOK_SECRET,
+                "seckill.sandbox.api-secret=" + SandboxProvider.API_SECRET,
                 "spring.datasource.hikari.minimum-idle=1", "spring.datasource.hikari.idle-timeout=10000",
                 "seckill.sandbox.duplicate-rate=1.0", "seckill.sandbox.out-of-order=true",
                 "seckill.sandbox.delay-min=0s", "seckill.sandbox.delay-max=0s",
@@ -57,7 +58,7 @@ class SandboxDeliveryIT {
     static final Duration WAIT = Duration.ofSeconds(20);
 
     @Autowired
-    PaymentGateway gateway;
+    MerchantApi merchant;
 
     @Autowired
     SandboxCheckout checkout;
@@ -75,11 +76,12 @@ class SandboxDeliveryIT {
     MeterRegistry meters;
 
     @DynamicPropertySource
-    static void servers(DynamicPropertyRegistry registry) throws SQLException {
+    static void servers(DynamicPropertyRegistry registry) throws SQLException, IOException {
         Map<String, String> servers = TestServers.properties();
         String url = servers.get("spring.datasource.url").replace("/seckill_test", "/seckill_sandbox_it");
         freshDatabase(url, servers);
-        servers.forEach((name, value) -> registry.add(name, () -> value));
+        servers.entrySet().stream().filter(server -> server.getKey().startsWith("spring.datasource."))
+                .forEach(server -> registry.add(server.getKey(), server::getValue));
         registry.add("spring.datasource.url", () -> url);
         registry.add("seckill.sandbox.webhook-url", RECEIVER::url);
     }
@@ -89,14 +91,18 @@ class SandboxDeliveryIT {
         RECEIVER.close();
     }
 
-    Checkout open(long amountCents) {
-        return gateway.open(new CheckoutRequest(System.nanoTime() & 0xFFFF_FFFFL, amountCents,
+    Payment open(long amountCents) {
+        SandboxPayment payment = merchant.open(new MerchantApi.OpenRequest(System.nanoTime() & 0xFFFF_FFFFL, amountCents,
                 Instant.now().plusSeconds(300)));
+        return new Payment(payment.ref());
+    }
+
+    record Payment(String paymentRef) {
     }
 
     @Test
     void aNotificationIsRetriedUntilAnswered2xxAndEveryDeliveryIsSigned() {
-        Checkout payment = open(1999);
+        Payment payment = open(1999);
         RECEIVER.failFirst(payment.paymentRef(), 3);
         assertThat(checkout.abandon(payment.paymentRef()).orElseThrow().outcome()).isEqualTo(SandboxCheckout.Outcome.DONE);
 
@@ -116,7 +122,7 @@ class SandboxDeliveryIT {
 
     @Test
     void withDuplicateRateOneEveryEventArrivesTwiceUnderTheSameId() {
-        Checkout payment = open(500);
+        Payment payment = open(500);
         checkout.pay(payment.paymentRef());
 
         await().atMost(WAIT).until(() -> RECEIVER.of(payment.paymentRef()).size() >= 4);
@@ -135,7 +141,7 @@ class SandboxDeliveryIT {
 
     @Test
     void outOfOrderThePaymentSucceededArrivesBeforeItWasProcessing() {
-        Checkout payment = open(700);
+        Payment payment = open(700);
         checkout.pay(payment.paymentRef());
 
         await().atMost(WAIT).until(() -> RECEIVER.of(payment.paymentRef()).size() >= 2);
@@ -196,12 +202,21 @@ class SandboxDeliveryIT {
     }
 
     /** Dropped and made again: no notification left from an earlier run is posted to this run's receiver. */
-    private static void freshDatabase(String url, Map<String, String> servers) throws SQLException {
+    private static void freshDatabase(String url, Map<String, String> servers) throws SQLException, IOException {
         try (Connection db = DriverManager.getConnection(url, servers.get("spring.datasource.username"),
                 servers.get("spring.datasource.password")); Statement sql = db.createStatement()) {
             String database = "`" + db.getCatalog() + "`";
             sql.execute("DROP DATABASE " + database);
             sql.execute("CREATE DATABASE " + database);
+            sql.execute("USE " + database);
+            String migration = Files.readString(Path.of("db/migration/V6__sandbox_payment.sql"))
+                    .replaceAll("(?m)^\\s*--.*$", "");
+            // a statement ends with the line: a column's comment may hold a semicolon too
+            for (String statement : migration.split("(?m);\\s*$")) {
+                if (!statement.isBlank()) {
+                    sql.execute(statement);
+                }
+            }
         }
     }
 }

@@ -32,8 +32,11 @@ public abstract class IntegrationTest {
         ContainerConnections.properties().forEach((name, value) -> registry.add(name, () -> value));
     }
 
+    /** The sandbox provider of this JVM runs, and notifies this instance. */
     @BeforeEach
     void connect() {
+        SandboxProvider.start();
+        SandboxProvider.deliverTo(port);
         api = new Api(port);
     }
 }

@@ -14,8 +14,9 @@ import org.awaitility.Awaitility;
 /**
  * A real Nginx ({@link Docker#NGINX}'s, in a {@link HostContainer}) in front of a test instance, with the
  * repository's own rules (nginx/seckill-http.conf,
- * seckill-server.conf, proxy.conf) and only the upstream, the port, the server's name and the exempt addresses of
- * its own, so what the tests prove is what the cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
+ * seckill-server.conf, proxy.conf) and only the upstreams (the instance, and this JVM's {@link SandboxProvider} for
+ * /sandbox/), the port, the server's name and the exempt addresses of its own, so what the tests prove is what the
+ * cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
  * per-IP limits; a test that wants to be limited connects from another loopback address.
  */
 public final class Nginx implements AutoCloseable {
@@ -33,8 +34,14 @@ public final class Nginx implements AutoCloseable {
         return start(List.of(upstreamPort), serverExtra);
     }
 
-    /** In front of several instances, balanced and failed over as the cluster's own Nginx does. */
+    /** /sandbox/ to the JVM's shared {@link SandboxProvider}. */
     public static Nginx start(List<Integer> upstreamPorts, String serverExtra) {
+        return start(upstreamPorts, SandboxProvider.PORT, serverExtra);
+    }
+
+    /** In front of several instances, balanced and failed over as the cluster's own Nginx does. */
+    /** /sandbox/ to the sandbox provider on {@code sandboxPort}. */
+    public static Nginx start(List<Integer> upstreamPorts, int sandboxPort, String serverExtra) {
         try {
             Path repoNginx = Path.of("nginx").toAbsolutePath();
             Path prefix = Files.createTempDirectory("seckill-nginx");
@@ -70,6 +77,9 @@ public final class Nginx implements AutoCloseable {
                             %2$s
                             keepalive 16;
                         }
+                        upstream seckill_sandbox {
+                            server 127.0.0.1:%5$d max_fails=0;
+                        }
                         server {
                             listen 127.0.0.1:%3$d;
                             server_name localhost;
@@ -77,7 +87,7 @@ public final class Nginx implements AutoCloseable {
                             include seckill-server.conf;
                         }
                     }
-                    """.formatted("", servers(upstreamPorts), port, serverExtra), StandardCharsets.UTF_8);
+                    """.formatted("", servers(upstreamPorts), port, serverExtra, sandboxPort), StandardCharsets.UTF_8);
             // in the foreground, the container's main process; -e: not the image's /var/log/nginx before the config
             HostContainer container = new HostContainer(Docker.NGINX, "nginx :" + port).listeningOn(port)
                     .withFolder(prefix).running("nginx", "-p", prefix + "/", "-c", config.toString(),

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A burst from outside, counted from the client's side: every shopper sends one purchase, spread evenly
@@ -60,11 +61,31 @@ public final class PacedBurst {
         }
     }
 
+    private static final long NOT_ENDED = Long.MIN_VALUE;
+
     private PacedBurst() {
     }
 
     public static Result run(int port, long voucherId, List<String> tokens, Duration duration, int threads,
             List<Fault> faults) throws Exception {
+        return run(port, voucherId, tokens, duration, threads, faults, null);
+    }
+
+    /**
+     * A burst that lasts as long as its faults, not a fixed time: paced as {@link #run} paces it, it ends
+     * {@code tail} after the last fault's action returned (at once if one throws), and the shoppers due
+     * after that send nothing. For faults that wait for the sale's state: on a loaded machine what they wait
+     * for can come long after a fixed burst would have ended, with nobody left to buy. {@code tokens} and
+     * {@code duration} bound it: if the shoppers run out first, the burst ends with them (and says so).
+     */
+    public static Result runUntilFaultsDone(int port, long voucherId, List<String> tokens, Duration duration,
+            int threads, List<Fault> faults, Duration tail) throws Exception {
+        return run(port, voucherId, tokens, duration, threads, faults, tail);
+    }
+
+    /** @param tail null: every shopper sends, whenever the faults are done */
+    private static Result run(int port, long voucherId, List<String> tokens, Duration duration, int threads,
+            List<Fault> faults, Duration tail) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         Api api = new Api(port, http);
@@ -75,13 +96,21 @@ public final class PacedBurst {
         Queue<Answer> timeline = new ConcurrentLinkedQueue<>();
         long start = System.nanoTime();
         long gapNanos = duration.toNanos() / Math.max(1, tokens.size());
+        // When the shoppers due after it stop sending (nanoTime); NOT_ENDED until the faults are done.
+        AtomicLong endsAt = new AtomicLong(NOT_ENDED);
         ExecutorService clients = Executors.newFixedThreadPool(threads);
         List<Future<?>> sent = new ArrayList<>();
         for (int i = 0; i < tokens.size(); i++) {
             String token = tokens.get(i);
             long dueAt = start + i * gapNanos;
             sent.add(clients.submit(() -> {
+                if (endedBefore(dueAt, endsAt)) {
+                    return null;
+                }
                 waitUntil(dueAt);
+                if (endedBefore(dueAt, endsAt)) {
+                    return null;
+                }
                 long shopper = Tokens.shopperId(token);
                 String answer;
                 String instance = null;
@@ -111,10 +140,24 @@ public final class PacedBurst {
         }
         ExecutorService injector = Executors.newSingleThreadExecutor();
         Future<?> injected = injector.submit(() -> {
-            for (Fault fault : faults) {
-                waitUntil(start + fault.at().toNanos());
-                System.out.printf("[burst] %.1f s: %s%n", (System.nanoTime() - start) / 1e9, fault.name());
-                fault.action().run();
+            boolean done = false;
+            try {
+                for (Fault fault : faults) {
+                    waitUntil(start + fault.at().toNanos());
+                    System.out.printf("[burst] %.1f s: %s%n", (System.nanoTime() - start) / 1e9, fault.name());
+                    fault.action().run();
+                }
+                done = true;
+            } finally {
+                if (tail != null) {
+                    long end = System.nanoTime() + (done ? tail.toNanos() : 0);
+                    endsAt.set(end);
+                    long lastDue = start + (tokens.size() - 1) * gapNanos;
+                    if (end - lastDue > 0) {
+                        System.out.printf("[burst] the shoppers ran out at %.1f s, before the faults were done "
+                                + "and the burst's tail after them: more shoppers needed%n", (lastDue - start) / 1e9);
+                    }
+                }
             }
             return null;
         });
@@ -126,10 +169,16 @@ public final class PacedBurst {
         injector.shutdown();
         Map<String, Integer> counted = new TreeMap<>();
         answers.forEach((answer, n) -> counted.put(answer, n.get()));
-        System.out.printf("[burst] %d shoppers in %.1f s: %s%n", tokens.size(), (System.nanoTime() - start) / 1e9, counted);
+        System.out.printf("[burst] %d shoppers in %.1f s: %s%n", timeline.size(), (System.nanoTime() - start) / 1e9, counted);
         List<Answer> inOrder = new ArrayList<>(timeline);
         inOrder.sort(Comparator.comparingLong(Answer::atNanos));
         return new Result(Set.copyOf(accepted), Set.copyOf(unknown), Set.copyOf(unconfirmed), counted, List.copyOf(inOrder));
+    }
+
+    /** Whether the burst ends before {@code dueAt}: then that shopper sends nothing, and waits for nothing. */
+    private static boolean endedBefore(long dueAt, AtomicLong endsAt) {
+        long end = endsAt.get();
+        return end != NOT_ENDED && dueAt - end > 0;
     }
 
     /** Pacing, not polling: each request leaves at its own moment of the burst. */

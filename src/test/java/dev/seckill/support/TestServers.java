@@ -64,6 +64,9 @@ public final class TestServers {
         props.put("seckill.auth.admin-password", ADMIN_PASSWORD);
         props.put("seckill.auth.token-secret", TOKEN_SECRET);
         props.put("seckill.payment.webhook.secret", WEBHOOK_SECRET);
+        // the sandbox provider this JVM runs (SandboxProvider), started by the integration tests
+        props.put("seckill.payment.provider-url", SandboxProvider.url());
+        props.put("seckill.payment.provider-secret", SandboxProvider.API_SECRET);
 
         String dbUrl = System.getenv("SECKILL_TEST_DB_URL");
         String redisHost = System.getenv("SECKILL_TEST_REDIS_HOST");

@@ -39,7 +39,13 @@ public final class RefusalAnswers {
             Map.entry(Reason.TICKET_INVALID, new Answer(403, "ticket-invalid", null)),
             Map.entry(Reason.CHALLENGE_REQUIRED, new Answer(403, "challenge-required", null)),
             Map.entry(Reason.CHALLENGE_INVALID, new Answer(403, "challenge-invalid", null)),
-            Map.entry(Reason.CHALLENGE_SPENT, new Answer(409, "challenge-spent", null))));
+            Map.entry(Reason.CHALLENGE_SPENT, new Answer(409, "challenge-spent", null)),
+            Map.entry(Reason.NO_WAITING_ROOM, new Answer(404, "no-waiting-room", null)),
+            Map.entry(Reason.WAITING_ROOM_REQUIRED, new Answer(409, "waiting-room-required", null)),
+            Map.entry(Reason.NOT_ADMITTED, new Answer(403, "not-admitted", null)),
+            Map.entry(Reason.NOT_IN_WAITING_ROOM, new Answer(404, "not-in-waiting-room", null)),
+            Map.entry(Reason.DRAW_NOT_YET, new Answer(409, "draw-not-yet", null)),
+            Map.entry(Reason.ARRIVAL_WINDOW_TOO_LONG, new Answer(400, "arrival-window-too-long", null))));
 
     private RefusalAnswers() {
     }

@@ -25,6 +25,21 @@ class RefusalsTest {
     }
 
     @Test
+    void everyReasonHasExactlyOneProblemCode() {
+        for (Reason reason : Reason.values()) {
+            assertThat(Arrays.stream(ProblemCode.values()).filter(code -> code.reason() == reason)).as(reason.name()).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRefusalsTitleIsItsReasonsOwn() {
+        for (Reason reason : Reason.values()) {
+            assertThat(Refusals.codeOf(reason).title()).as(reason.name()).isEqualTo(reason.title());
+        }
+        assertThat(ProblemCode.ORDER_EXPIRED.title()).isEqualTo("The order expired");
+    }
+
+    @Test
     void noTwoReasonsShareACode() {
         assertThat(Arrays.stream(Reason.values()).map(Refusals::codeOf)).doesNotHaveDuplicates();
     }

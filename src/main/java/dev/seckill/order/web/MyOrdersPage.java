@@ -1,6 +1,6 @@
 package dev.seckill.order.web;
 
-import dev.seckill.order.OrderQueries;
+import dev.seckill.order.OwnOrders;
 
 import dev.seckill.web.security.CurrentShopper;
 import dev.seckill.web.Pages;
@@ -17,15 +17,15 @@ import org.springframework.web.bind.annotation.GetMapping;
 @Pages
 class MyOrdersPage {
 
-    private final OrderQueries queries;
+    private final OwnOrders ownOrders;
 
-    MyOrdersPage(OrderQueries queries) {
-        this.queries = queries;
+    MyOrdersPage(OwnOrders ownOrders) {
+        this.ownOrders = ownOrders;
     }
 
     @GetMapping("/my/orders")
     String myOrders(@AuthenticationPrincipal CurrentShopper shopper, Model model) {
-        model.addAttribute("orders", queries.latestOwn(shopper.id()).stream().map(OrderOnPage::new).toList());
+        model.addAttribute("orders", ownOrders.latestOwn(shopper.id()).stream().map(OrderOnPage::new).toList());
         model.addAttribute("shopper", shopper);
         return "shop/orders";
     }

@@ -1,7 +1,7 @@
 package dev.seckill.order.web;
 
-import dev.seckill.order.OrderLifecycle;
-import dev.seckill.order.OrderQueries;
+import dev.seckill.order.OrderSettlement;
+import dev.seckill.order.OwnOrders;
 import dev.seckill.order.OrderView;
 
 import dev.seckill.ratelimit.ShopperRateLimits;
@@ -17,13 +17,13 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class OrderController {
 
-    private final OrderQueries queries;
-    private final OrderLifecycle lifecycle;
+    private final OwnOrders ownOrders;
+    private final OrderSettlement settlement;
     private final ShopperRateLimits rateLimits;
 
-    OrderController(OrderQueries queries, OrderLifecycle lifecycle, ShopperRateLimits rateLimits) {
-        this.queries = queries;
-        this.lifecycle = lifecycle;
+    OrderController(OwnOrders ownOrders, OrderSettlement settlement, ShopperRateLimits rateLimits) {
+        this.ownOrders = ownOrders;
+        this.settlement = settlement;
         this.rateLimits = rateLimits;
     }
 
@@ -31,13 +31,13 @@ class OrderController {
     @PostMapping({"/orders/{orderId}/cancel", "/shop/orders/{orderId}/cancel"})
     OrderView cancel(@PathVariable @Positive long orderId, @AuthenticationPrincipal CurrentShopper shopper) {
         rateLimits.requireOrderReadPermit(shopper.id());
-        return lifecycle.cancel(orderId, shopper.id());
+        return settlement.cancel(orderId, shopper.id());
     }
 
     @GetMapping({"/orders/{orderId}", "/shop/orders/{orderId}"})
     OrderView get(@PathVariable @Positive long orderId, @AuthenticationPrincipal CurrentShopper shopper) {
         rateLimits.requireOrderReadPermit(shopper.id());
-        return queries.findOwn(orderId, shopper.id());
+        return ownOrders.findOwn(orderId, shopper.id());
     }
 
     /**
@@ -48,6 +48,6 @@ class OrderController {
     @GetMapping({"/orders", "/shop/orders"})
     OrderView getByVoucher(@RequestParam @Positive long voucherId, @AuthenticationPrincipal CurrentShopper shopper) {
         rateLimits.requireOrderReadPermit(shopper.id());
-        return queries.findOwnForVoucher(shopper.id(), voucherId);
+        return ownOrders.findOwnForVoucher(shopper.id(), voucherId);
     }
 }

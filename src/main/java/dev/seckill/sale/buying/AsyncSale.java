@@ -11,11 +11,12 @@ import java.util.concurrent.Executor;
 import dev.seckill.AsyncMode;
 import dev.seckill.id.IdGenerator;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.order.OrderQueries;
+import dev.seckill.order.OwnOrders;
 import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
+import dev.seckill.voucher.SaleWindow;
 import dev.seckill.voucher.SaleWindowCache;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.stereotype.Service;
@@ -37,14 +38,14 @@ class AsyncSale implements Sale {
     private final StreamReconciler reconciler;
     private final IdGenerator ids;
     private final ShopperRateLimits rateLimits;
-    private final OrderQueries orders;
+    private final OwnOrders orders;
     private final SaleMeters meters;
     private final Clock clock;
     private final Executor blocking;
     private final TicketAdmission admission;
 
     AsyncSale(SaleWindowCache windows, SoldOutFlags soldOut, OrderEnqueue stream, StreamReconciler reconciler,
-            IdGenerator ids, ShopperRateLimits rateLimits, OrderQueries orders, SaleMeters meters, Clock clock,
+            IdGenerator ids, ShopperRateLimits rateLimits, OwnOrders orders, SaleMeters meters, Clock clock,
             @Qualifier("applicationTaskExecutor") Executor blocking, TicketAdmission admission) {
         this.admission = admission;
         this.windows = windows;
@@ -67,20 +68,21 @@ class AsyncSale implements Sale {
     @Override
     public CompletableFuture<PlacedOrder> placeAsync(long shopperId, long voucherId, boolean replayable,
             String ticket) {
-        windows.require(voucherId).requireOpenAt(clock.instant());
+        SaleWindow window = windows.require(voucherId);
+        window.requireOpenAt(clock.instant());
         long generation = soldOut.admit(voucherId);
         if (generation == SoldOutFlags.SOLD_OUT) {
             // Without a key a sold-out refusal costs no Redis call.
             return CompletableFuture.completedFuture(soldOut(shopperId, voucherId, replayable));
         }
-        admission.admit(ticket, replayable);
+        admission.admit(window, ticket, replayable);
         rateLimits.requireOrderPermit(shopperId);
         long orderId = ids.next();
         return stream.enqueueAsync(voucherId, shopperId, orderId, clock.millis(), ticket).thenCompose(result ->
                 result.outcome() == Outcome.ACCEPTED
                         ? CompletableFuture.completedFuture(accepted(result, orderId, voucherId))
                         : CompletableFuture.supplyAsync(
-                                () -> decided(result, shopperId, voucherId, orderId, generation, replayable, ticket),
+                                () -> decided(result, window, shopperId, voucherId, orderId, generation, replayable, ticket),
                                 blocking))
                 .exceptionally(failure -> {
                     throw unknownIfMaybeTaken(failure, orderId, voucherId);
@@ -109,7 +111,7 @@ class AsyncSale implements Sale {
         return PlacedOrder.created(orderId);
     }
 
-    private PlacedOrder decided(OrderEnqueue.Enqueue result, long shopperId, long voucherId, long orderId,
+    private PlacedOrder decided(OrderEnqueue.Enqueue result, SaleWindow window, long shopperId, long voucherId, long orderId,
             long generation, boolean replayable, String ticket) {
         if (result.outcome() == Outcome.NOT_CACHED) {
             // Redis lost the voucher's keys: rebuild stock and buyers from MySQL and the stream, once.
@@ -125,7 +127,7 @@ class AsyncSale implements Sale {
             case ALREADY_BOUGHT -> SaleAnswers.alreadyBought(result.existingOrderId(), replayable,
                     () -> orders.orderIdInMySql(shopperId, voucherId))
                     .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
-            case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
+            case NO_TICKET -> throw TicketAdmission.noTicket(window, ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(result.outcome());
         };
     }

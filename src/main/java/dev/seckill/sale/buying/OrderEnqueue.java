@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongFunction;
 
 import dev.seckill.AsyncMode;
 import dev.seckill.sale.SaleMeters;
@@ -16,8 +17,9 @@ import dev.seckill.sale.buying.PurchaseDecision.Keeping;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.sale.failover.RedisDeployment;
 import dev.seckill.sale.failover.AcceptedOrdersJournal;
-import dev.seckill.ticket.TicketSettings;
+import dev.seckill.voucher.SaleWindowCache;
 import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -35,14 +37,23 @@ public class OrderEnqueue {
     private final EnqueueCoalescer coalescer;
     private final PurchaseAttempts attempts;
     private final AcceptedOrdersJournal journal;
-    /** Asked of every order or of none ({@code seckill.tickets.required}): the orders of one call share it. */
-    private final PurchaseDecision.Tickets tickets;
+    /** Whether a voucher's orders carry tickets: the orders of one call, all of one voucher, share the answer. */
+    private final LongFunction<PurchaseDecision.Tickets> ticketsFor;
+
+    @Autowired
+    OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters,
+            TicketAdmission admission, SaleWindowCache windows, AcceptedOrdersJournal journal, RedissonClient redisson) {
+        // Every order here passed its voucher's window: one missing now would be asked a ticket, never let through.
+        this(purchases, replicas, enqueueing, meters,
+                voucherId -> windows.find(voucherId).map(admission::asked).orElse(PurchaseDecision.Tickets.ASKED),
+                journal, redisson);
+    }
 
     OrderEnqueue(PurchaseDecision purchases, ReplicaSettings replicas, EnqueueSettings enqueueing, SaleMeters meters,
-            TicketSettings ticketSettings, AcceptedOrdersJournal journal, RedissonClient redisson) {
+            LongFunction<PurchaseDecision.Tickets> ticketsFor, AcceptedOrdersJournal journal, RedissonClient redisson) {
         this.journal = journal;
         this.waitReplicas = replicas.replicasToWaitFor(RedisDeployment.failsOver(redisson));
-        this.tickets = ticketSettings.required() ? PurchaseDecision.Tickets.ASKED : PurchaseDecision.Tickets.NOT_ASKED;
+        this.ticketsFor = ticketsFor;
         this.replicas = replicas;
         this.purchases = purchases;
         this.attempts = new PurchaseAttempts(enqueueing);
@@ -115,6 +126,7 @@ public class OrderEnqueue {
     }
 
     private CompletableFuture<List<Enqueue>> enqueueOnce(long voucherId, List<PurchaseDecision.Order> orders) {
+        PurchaseDecision.Tickets tickets = ticketsFor.apply(voucherId);
         if (waitReplicas == 0) {
             return purchases.decideAsync(voucherId, Keeping.QUEUE, tickets, orders)
                     .thenApply(decided -> enqueued(voucherId, orders, decided.decisions(), decided.saleGeneration(),

@@ -92,16 +92,23 @@ public class PurchaseDecision {
     }
 
     /**
-     * Whether an order must carry its shopper's purchase ticket ({@code TicketStore}, salestate) to take a unit. Refusals
+     * Whether an order must carry its shopper's purchase ticket ({@code TicketStore}) to take a unit. Refusals
      * (sold out, already bought) never need one.
      */
     public enum Tickets {
-        ASKED("tickets"), NOT_ASKED("open");
+        ASKED("tickets"),
+        /** Asked, and each is a waiting room's admission: spending it closes the shopper's open admission too. */
+        ROOM("room"),
+        NOT_ASKED("open");
 
         private final String argument;
 
         Tickets(String argument) {
             this.argument = argument;
+        }
+
+        boolean carried() {
+            return this != NOT_ASKED;
         }
     }
 
@@ -177,7 +184,7 @@ public class PurchaseDecision {
     }
 
     private static List<Object> keys(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
-        List<Object> keys = new ArrayList<>(7 + (tickets == Tickets.ASKED ? orders.size() : 0));
+        List<Object> keys = new ArrayList<>(8 + (tickets.carried() ? orders.size() : 0));
         keys.add(VoucherKeys.stock(voucherId));
         keys.add(VoucherKeys.buyers(voucherId));
         keys.add(VoucherKeys.shopperOrders(voucherId));
@@ -185,11 +192,14 @@ public class PurchaseDecision {
         keys.add(inFlight(voucherId, keeping));
         keys.add(VoucherKeys.orders(voucherId));
         keys.add(VoucherKeys.sale(voucherId));
-        if (tickets == Tickets.ASKED) {
+        if (tickets.carried()) {
             // Declared, not built inside the script: on Redis Cluster a script may touch only the keys it is given.
             for (Order order : orders) {
                 keys.add(VoucherKeys.ticket(voucherId, order.shopperId()));
             }
+        }
+        if (tickets == Tickets.ROOM) {
+            keys.add(VoucherKeys.roomOpenAdmissions(voucherId));
         }
         return keys;
     }
@@ -200,7 +210,7 @@ public class PurchaseDecision {
     }
 
     private static Object[] arguments(Keeping keeping, Tickets tickets, List<Order> orders) {
-        int stride = tickets == Tickets.ASKED ? 4 : 3;
+        int stride = tickets.carried() ? 4 : 3;
         Object[] args = new Object[2 + stride * orders.size()];
         args[0] = keeping.argument;
         args[1] = tickets.argument;

@@ -31,7 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /seckill/{voucherId}}, with the shopper's purchase ticket in {@code Seckill-Ticket} when tickets are
- * asked (dev.seckill.ticket). Sync mode answers 201 AWAITING_PAYMENT (the order is in MySQL); async
+ * asked (dev.seckill.sale.ticket). Sync mode answers 201 AWAITING_PAYMENT (the order is in MySQL); async
  * mode answers 202 PENDING (accepted and on its way: {@code GET /orders/{orderId}} follows it). A
  * refusal because the shopper already ordered names that order ({@code orderId}).
  * Its answers are written straight to the response: during a sale this endpoint takes nearly all the

@@ -12,8 +12,8 @@ import dev.seckill.platform.Outages;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.order.OrderQueries;
-import dev.seckill.order.OrderWriter;
+import dev.seckill.order.OwnOrders;
+import dev.seckill.order.SyncOrderCreation;
 import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Reason;
@@ -25,6 +25,7 @@ import dev.seckill.sale.buying.PurchaseDecision.Decision;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
+import dev.seckill.voucher.SaleWindow;
 import dev.seckill.voucher.SaleWindowCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,7 @@ import org.springframework.stereotype.Service;
  * shopper's lock, one unit of cached stock (unless the shopper already bought), the voucher's lock
  * and the order's transaction. Not
  * transactional itself: the locks must outlive the transaction, so it is opened and committed inside
- * {@link OrderWriter#create} (through its proxy) before either lock is released. The order's id is
+ * {@link SyncOrderCreation#create} (through its proxy) before either lock is released. The order's id is
  * issued before the unit is taken: Redis records the unit under it, so that the unit of a request that
  * dies half-way is found, and MySQL says whether it was sold (dev.seckill.sale.sync).
  */
@@ -51,8 +52,8 @@ class SyncSale implements Sale {
     private final SyncUnits units;
     private final StreamReconciler reconciler;
     private final SeckillLocks locks;
-    private final OrderWriter writer;
-    private final OrderQueries orders;
+    private final SyncOrderCreation writer;
+    private final OwnOrders orders;
     private final ShopperRateLimits rateLimits;
     private final IdGenerator ids;
     private final SaleMeters meters;
@@ -60,7 +61,7 @@ class SyncSale implements Sale {
     private final TicketAdmission admission;
 
     SyncSale(SaleWindowCache windows, StockCache stock, PurchaseDecision purchases, SyncUnits units,
-            StreamReconciler reconciler, SeckillLocks locks, OrderWriter writer, OrderQueries orders,
+            StreamReconciler reconciler, SeckillLocks locks, SyncOrderCreation writer, OwnOrders orders,
             ShopperRateLimits rateLimits, IdGenerator ids, SaleMeters meters, Clock clock, TicketAdmission admission) {
         this.admission = admission;
         this.windows = windows;
@@ -85,11 +86,12 @@ class SyncSale implements Sale {
     }
 
     PlacedOrder place(long shopperId, long voucherId, boolean replayable, String ticket) {
-        windows.require(voucherId).requireOpenAt(clock.instant());
+        SaleWindow window = windows.require(voucherId);
+        window.requireOpenAt(clock.instant());
         if (stock.isSoldOut(voucherId)) {
             return soldOut(shopperId, voucherId, replayable);
         }
-        Tickets tickets = admission.admit(ticket, replayable);
+        Tickets tickets = admission.admit(window, ticket, replayable);
         rateLimits.requireOrderPermit(shopperId);
         Decision taken;
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
@@ -103,7 +105,7 @@ class SyncSale implements Sale {
         return switch (taken.outcome()) {
             case SOLD_OUT -> soldOut(shopperId, voucherId, replayable);
             case ALREADY_BOUGHT -> alreadyBought(shopperId, voucherId, taken.existingOrderId(), replayable);
-            case NO_TICKET -> throw TicketAdmission.noTicket(ticket);
+            case NO_TICKET -> throw TicketAdmission.noTicket(window, ticket);
             case RESETTING, NOT_CACHED -> throw SaleAnswers.voucherBusy(taken.outcome());
             case ACCEPTED -> throw new IllegalStateException("an accepted order was answered under the lock");
         };

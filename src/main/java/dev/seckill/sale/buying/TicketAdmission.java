@@ -5,18 +5,20 @@ import java.util.regex.Pattern;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.buying.PurchaseDecision.Tickets;
-import dev.seckill.ticket.TicketSettings;
+import dev.seckill.sale.ticket.TicketSettings;
+import dev.seckill.voucher.SaleWindow;
 import org.springframework.stereotype.Component;
 
 /**
  * What both order paths ask of a purchase's ticket before Redis: whether one is needed at all
- * ({@code seckill.tickets.required}), and that it could be one. Whether it is the shopper's live ticket is decided by
- * the purchase script, in the call that takes the unit.
+ * ({@code seckill.tickets.required}, or the voucher has a waiting room, whose admissions are tickets), and that it
+ * could be one. Whether it is the shopper's live ticket is decided by the purchase script, in the call that takes
+ * the unit.
  */
 @Component
 class TicketAdmission {
 
-    /** Tickets are 24 characters of URL-safe base64 (dev.seckill.ticket); anything far from that is not one. */
+    /** Tickets are 24 characters of URL-safe base64 (dev.seckill.sale.ticket); anything far from that is not one. */
     private static final Pattern TICKET_LIKE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final boolean required;
@@ -32,24 +34,38 @@ class TicketAdmission {
      * @throws Refusal {@code TICKET_REQUIRED} when tickets are asked and the request carries none,
      *                 {@code TICKET_INVALID} when what it carries cannot be a ticket
      */
-    public Tickets admit(String ticket, boolean replayable) {
-        if (!required) {
+    public Tickets admit(SaleWindow window, String ticket, boolean replayable) {
+        if (asked(window) == Tickets.NOT_ASKED) {
             return Tickets.NOT_ASKED;
         }
         if (ticket == null || ticket.isEmpty()) {
             if (replayable) {
-                return Tickets.ASKED;
+                return asked(window);
             }
-            throw new Refusal(Reason.TICKET_REQUIRED);
+            throw noTicket(window, ticket);
         }
         if (!TICKET_LIKE.matcher(ticket).matches()) {
-            throw new Refusal(Reason.TICKET_INVALID);
+            throw noTicket(window, ticket);
         }
-        return Tickets.ASKED;
+        return asked(window);
     }
 
-    /** The purchase script's answer when the request's ticket (null: none) was not the shopper's live one. */
-    public static Refusal noTicket(String ticket) {
+    /** Whether the voucher's purchases carry a ticket: the orders of one purchase call share the answer. */
+    public Tickets asked(SaleWindow window) {
+        if (window.hasRoom()) {
+            return Tickets.ROOM;
+        }
+        return required ? Tickets.ASKED : Tickets.NOT_ASKED;
+    }
+
+    /**
+     * The purchase script's answer when the request's ticket (null: none) was not the shopper's live one: for a
+     * voucher with a waiting room, not let in.
+     */
+    public static Refusal noTicket(SaleWindow window, String ticket) {
+        if (window.hasRoom()) {
+            return new Refusal(Reason.NOT_ADMITTED);
+        }
         return new Refusal(ticket == null || ticket.isEmpty() ? Reason.TICKET_REQUIRED : Reason.TICKET_INVALID);
     }
 }

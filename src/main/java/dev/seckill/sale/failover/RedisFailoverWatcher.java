@@ -1,6 +1,6 @@
 package dev.seckill.sale.failover;
 
-import dev.seckill.durability.DurabilitySettings;
+import dev.seckill.sale.durability.DurabilitySettings;
 
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -16,7 +16,7 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.seckill.InstanceIdentity;
-import dev.seckill.order.OrderRecords;
+import dev.seckill.order.OrdersByVoucher;
 import dev.seckill.platform.PeriodicTask;
 import dev.seckill.platform.ShutdownOrder;
 import dev.seckill.voucher.VoucherStock;
@@ -79,7 +79,7 @@ class RedisFailoverWatcher extends PeriodicTask {
     private long followUpGeneration;
 
     @Autowired
-    RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrderRecords orders,
+    RedisFailoverWatcher(RedissonClient redisson, RedisFailovers failovers, FailoverReplay replay, OrdersByVoucher orders,
             VoucherStock vouchers, DurabilitySettings settings, Clock clock, MeterRegistry meters,
             InstanceIdentity identity) {
         this(new RedisMasters(redisson)::current, failovers, replay::journaled,

@@ -13,17 +13,15 @@ import java.util.function.LongSupplier;
 import dev.seckill.voucher.VoucherStock;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.modulith.NamedInterface;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
  * MySQL's memory of Redis's masters: which ones the platform writes to, every failover from one set to another, and
  * what each instance found when it replayed the orders it had just accepted into the new master. In MySQL because
- * the record must outlive the Redis it describes. A named interface of the sale module: the audit reads the failovers
- * that touched a voucher's sale ({@link #affecting}).
+ * the record must outlive the Redis it describes. The audit reads the failovers that touched a voucher's sale
+ * ({@link #affecting}).
  */
-@NamedInterface("failovers")
 @Component
 public class RedisFailovers {
 

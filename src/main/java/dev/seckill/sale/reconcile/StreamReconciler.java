@@ -10,12 +10,11 @@ import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
-import dev.seckill.salestate.BuyerIndex;
 import dev.seckill.sale.stream.OrderStream;
 import dev.seckill.salestate.StockCache;
 import dev.seckill.salestate.SyncUnits;
 import dev.seckill.salestate.UnitReturns;
-import dev.seckill.order.OrderRecords;
+import dev.seckill.order.OrdersByVoucher;
 import dev.seckill.voucher.VoucherStock;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
@@ -37,7 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class StreamReconciler {
 
     private final BuyerIndex buyerIndex;
-    private final OrderRecords orders;
+    private final OrdersByVoucher orders;
     private final VoucherStock vouchers;
     private final TransactionTemplate snapshot;
     private final SeckillLocks locks;
@@ -48,7 +47,7 @@ public class StreamReconciler {
     private final CommittedUnits committedUnits;
     private final UnitReturns unitReturns;
 
-    StreamReconciler(BuyerIndex buyerIndex, OrderRecords orders, VoucherStock vouchers,
+    StreamReconciler(BuyerIndex buyerIndex, OrdersByVoucher orders, VoucherStock vouchers,
             PlatformTransactionManager transactions,
             SeckillLocks locks, OrderStream stream, ApplicationEventPublisher events, StockCache stock, SyncUnits syncUnits,
             CommittedUnits committedUnits, UnitReturns unitReturns) {

@@ -1,6 +1,6 @@
 package dev.seckill.sale.stream;
 
-import dev.seckill.order.OrderBatchWriter;
+import dev.seckill.order.NewOrderWriter;
 import dev.seckill.platform.BackendUnavailableException;
 import dev.seckill.platform.Outages;
 import java.sql.SQLException;
@@ -67,7 +67,7 @@ final class FailureClassifier {
 
     static Failure classify(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof OrderBatchWriter.OrderRejectedException) {
+            if (t instanceof NewOrderWriter.OrderRejectedException) {
                 return Failure.ORDER_FAULT;
             }
             if (t instanceof OutageException) {

@@ -12,8 +12,8 @@ import dev.seckill.AsyncMode;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.order.OrderBatchWriter.NewOrder;
-import dev.seckill.order.OrderBatchWriter;
+import dev.seckill.order.NewOrderWriter.NewOrder;
+import dev.seckill.order.NewOrderWriter;
 import dev.seckill.sale.stream.OrderFailurePolicy.Decision;
 import dev.seckill.salestate.QueuedOrder;
 import org.springframework.context.ApplicationEventPublisher;
@@ -32,13 +32,13 @@ class OrderBatchStep implements StreamPoller.BatchHandler {
 
     private final SeckillLocks locks;
     private final ConsumerStream stream;
-    private final OrderBatchWriter writer;
+    private final NewOrderWriter writer;
     private final OrderFailurePolicy policy;
     private final ApplicationEventPublisher events;
     private final SaleMeters meters;
     private final PendingBacklog backlog;
 
-    OrderBatchStep(SeckillLocks locks, ConsumerStream stream, OrderBatchWriter writer, OrderFailurePolicy policy,
+    OrderBatchStep(SeckillLocks locks, ConsumerStream stream, NewOrderWriter writer, OrderFailurePolicy policy,
             ApplicationEventPublisher events, SaleMeters meters, PendingBacklog backlog) {
         this.locks = locks;
         this.stream = stream;

@@ -1,6 +1,6 @@
 package dev.seckill.sale.stream;
 
-import dev.seckill.order.OrderLookup;
+import dev.seckill.order.GiveUpLookup;
 
 import java.util.List;
 import java.util.Optional;
@@ -42,11 +42,11 @@ class OrderFailurePolicy {
     }
 
     private final ConsumerStream stream;
-    private final OrderLookup mysql;
+    private final GiveUpLookup mysql;
     private final SeckillLocks locks;
     private final int maxAttempts;
 
-    OrderFailurePolicy(ConsumerStream stream, OrderLookup mysql, SeckillLocks locks, StreamSettings settings) {
+    OrderFailurePolicy(ConsumerStream stream, GiveUpLookup mysql, SeckillLocks locks, StreamSettings settings) {
         this.stream = stream;
         this.mysql = mysql;
         this.locks = locks;

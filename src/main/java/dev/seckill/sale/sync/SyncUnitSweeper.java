@@ -1,7 +1,7 @@
 package dev.seckill.sale.sync;
 
 import dev.seckill.sale.reconcile.CommittedUnits;
-import dev.seckill.order.OrderRecords;
+import dev.seckill.order.OrdersByVoucher;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ public class SyncUnitSweeper extends PeriodicTask implements CommittedUnits {
     private static final Logger log = LoggerFactory.getLogger(SyncUnitSweeper.class);
 
     private final SyncUnits units;
-    private final OrderRecords orders;
+    private final OrdersByVoucher orders;
     private final SeckillLocks locks;
     private final SaleWindowCache windows;
     private final SyncUnitSettings settings;
@@ -47,7 +47,7 @@ public class SyncUnitSweeper extends PeriodicTask implements CommittedUnits {
     private final Clock clock;
     private final MeterRegistry meters;
 
-    SyncUnitSweeper(SyncUnits units, OrderRecords orders, SeckillLocks locks, SaleWindowCache windows,
+    SyncUnitSweeper(SyncUnits units, OrdersByVoucher orders, SeckillLocks locks, SaleWindowCache windows,
             SyncUnitSettings settings, Clock clock, MeterRegistry meters) {
         // Stopped after the web server: this instance's own requests have settled their units by then.
         super("sync-unit-sweeper", settings.sweepEvery(), ShutdownOrder.SYNC_UNIT_SWEEPER);

@@ -4,7 +4,7 @@ import dev.seckill.sale.reconcile.StreamReconciler;
 
 import java.time.Instant;
 
-import dev.seckill.durability.RedisDataLosses;
+import dev.seckill.sale.durability.RedisDataLosses;
 import jakarta.validation.constraints.Positive;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.Map;
 
 import dev.seckill.sandbox.SandboxCheckout;
-import dev.seckill.sandbox.SandboxEnabled;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Controller;
@@ -20,7 +19,6 @@ import org.springframework.web.servlet.ModelAndView;
  * script drives with a plain form POST ({@code action=pay} or {@code action=abandon}). HTML, or
  * {@code {"ref":..,"status":..}} when the request prefers JSON (the handlers that produce JSON win only then).
  */
-@SandboxEnabled
 @Controller
 @RequestMapping("/sandbox/checkout/{ref}")
 class CheckoutPage {

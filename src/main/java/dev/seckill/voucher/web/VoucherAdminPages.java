@@ -1,6 +1,7 @@
 package dev.seckill.voucher.web;
 
 import dev.seckill.voucher.DefaultPaymentWindow;
+import dev.seckill.voucher.RoomDefaults;
 import dev.seckill.voucher.VoucherService;
 import dev.seckill.voucher.VoucherView;
 
@@ -28,11 +29,14 @@ class VoucherAdminPages {
 
     private final VoucherService vouchers;
     private final DefaultPaymentWindow defaultPaymentWindow;
+    private final RoomDefaults roomDefaults;
     private final Clock clock;
 
-    VoucherAdminPages(VoucherService vouchers, DefaultPaymentWindow defaultPaymentWindow, Clock clock) {
+    VoucherAdminPages(VoucherService vouchers, DefaultPaymentWindow defaultPaymentWindow, RoomDefaults roomDefaults,
+            Clock clock) {
         this.vouchers = vouchers;
         this.defaultPaymentWindow = defaultPaymentWindow;
+        this.roomDefaults = roomDefaults;
         this.clock = clock;
     }
 
@@ -46,6 +50,9 @@ class VoucherAdminPages {
     @GetMapping("/admin/ui/vouchers/new")
     String newVoucher(Model model) {
         model.addAttribute("defaultPaymentWindow", words(defaultPaymentWindow.window()));
+        model.addAttribute("defaultArrivalWindow", roomDefaults.arrivalWindow().isZero() ? "no waiting room"
+                : "a room with a " + words(roomDefaults.arrivalWindow()) + " arrival window");
+        model.addAttribute("defaultAdmissionsPerSecond", roomDefaults.admissionsPerSecond());
         model.addAttribute("serverNow", clock.millis());
         return "admin/new-voucher";
     }
@@ -56,11 +63,12 @@ class VoucherAdminPages {
         model.addAttribute("voucher", voucher);
         model.addAttribute("paymentWindow", words(voucher.paymentWindow() != null ? voucher.paymentWindow()
                 : defaultPaymentWindow.window()));
+        model.addAttribute("arrivalWindow", voucher.arrivalWindow() == null ? null : words(voucher.arrivalWindow()));
         model.addAttribute("serverNow", clock.millis());
         return "admin/voucher";
     }
 
-    /** A payment window as the admin pages say it: "15 minutes", "90 seconds", "2 hours". */
+    /** A payment window or an arrival window as the admin pages say it: "15 minutes", "90 seconds", "2 hours". */
     static String words(Duration window) {
         long seconds = window.toSeconds();
         if (seconds % 3600 == 0 && seconds > 0) {

@@ -9,7 +9,6 @@ import java.util.Arrays;
 
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -40,7 +39,7 @@ import org.springframework.security.web.authentication.www.BasicAuthenticationFi
 /**
  * Three filter chains, all stateless (no session): the admin side (Basic), the shop's pages (the shopper's
  * token in an HttpOnly cookie, and a CSRF token), and the JSON API (a bearer token on every request, so no
- * CSRF token); a fourth for the sandbox payment provider's pages while it exists. They match the decoded, normalized path, after the default {@code StrictHttpFirewall}
+ * CSRF token). They match the decoded, normalized path, after the default {@code StrictHttpFirewall}
  * has refused URLs that could mean two things.
  */
 @Configuration(proxyBeanMethods = false)
@@ -49,7 +48,8 @@ public class SecurityConfiguration {
 
     static final String[] SHOPPER_PATHS = {"/seckill/**", "/orders/**"};
     /** The payment webhook authenticates each notification by its signature ({@code dev.seckill.payment}). */
-    static final String[] PUBLIC_PATHS = {"/vouchers", "/vouchers/*", "/ping", "/payments/webhook"};
+    static final String[] PUBLIC_PATHS = {"/vouchers", "/vouchers/*", "/vouchers/*/room", "/vouchers/*/room/draw",
+        "/ping", "/payments/webhook"};
     /** The pages, their scripts' calls ({@code /shop/...}) and what they load; nothing else uses the cookie. */
     static final String[] PAGE_PATHS = {"/", "/sales/**", "/my/**", "/sign-in", "/sign-in/**", "/sign-out", "/shop/**",
         "/css/**", "/js/**", "/webjars/**", "/favicon.ico"};
@@ -60,23 +60,6 @@ public class SecurityConfiguration {
      */
     static final String PAGE_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-    /**
-     * The sandbox payment provider's checkout pages ({@code dev.seckill.sandbox.web}), while the sandbox exists (the
-     * property is its {@code @SandboxEnabled} condition; without it these paths fall to the last chain, 404). They
-     * stand for a provider's own site, not ours: no sign-in, no cookie of ours read, and no CSRF token, so a script
-     * pays with one plain {@code curl -X POST -d action=pay <checkout-url>}. Nothing there acts with a shopper's
-     * ambient credentials: the unguessable payment reference in the URL is the only key, as on a provider's page.
-     */
-    @Bean
-    @Order(0)
-    @ConditionalOnBooleanProperty(name = "seckill.sandbox.enabled", matchIfMissing = true)
-    SecurityFilterChain sandboxChain(HttpSecurity http) {
-        http.securityMatcher("/sandbox/**")
-                .authorizeHttpRequests(rules -> rules.anyRequest().permitAll())
-                .headers(headers -> headers.contentSecurityPolicy(policy -> policy.policyDirectives(PAGE_POLICY)));
-        return stateless(http, false).build();
-    }
 
     /** The admin side: HTTP Basic; a spent address and user name is refused before the password is checked. */
     @Bean

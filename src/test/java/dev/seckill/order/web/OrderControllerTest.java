@@ -2,8 +2,8 @@ package dev.seckill.order.web;
 
 import java.time.Instant;
 
-import dev.seckill.order.OrderLifecycle;
-import dev.seckill.order.OrderQueries;
+import dev.seckill.order.OrderSettlement;
+import dev.seckill.order.OwnOrders;
 import dev.seckill.order.OrderStatus;
 import dev.seckill.order.OrderView;
 import dev.seckill.ratelimit.ShopperRateLimits;
@@ -47,13 +47,13 @@ class OrderControllerTest {
     MockMvc mvc;
 
     @MockitoBean
-    OrderQueries queries;
+    OwnOrders queries;
 
     @MockitoBean
     ShopperRateLimits rateLimits;
 
     @MockitoBean
-    OrderLifecycle lifecycle;
+    OrderSettlement lifecycle;
 
     @Test
     void theShoppersOwnOrderWithItsIdAsAString() throws Exception {

@@ -15,7 +15,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.ticket.TicketSettings;
+import dev.seckill.sale.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.sale.failover.AcceptedOrdersJournal;
@@ -58,7 +58,7 @@ class EnqueueCoalescingIT {
         stream = new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(0, Duration.ofSeconds(1)),
                 new EnqueueSettings(100, 1, Duration.ofSeconds(1), Duration.ofSeconds(2)),
                 new SaleMeters(meters, new SeckillSettings(SeckillSettings.Mode.ASYNC)),
-                new TicketSettings(false, Duration.ofSeconds(30), 0, Duration.ofMinutes(10), "a-secret-of-at-least-thirty-two-characters"),
+                voucherId -> PurchaseDecision.Tickets.NOT_ASKED,
                 new AcceptedOrdersJournal(Duration.ofMinutes(1), 100_000, System::nanoTime), redisson);
     }
 

@@ -1,6 +1,6 @@
 package dev.seckill.sale.buying;
 
-import dev.seckill.salestate.TicketStore;
+import dev.seckill.sale.ticket.TicketStore;
 
 import dev.seckill.salestate.VoucherKeys;
 

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.SeckillSettings;
-import dev.seckill.ticket.TicketSettings;
+import dev.seckill.sale.ticket.TicketSettings;
 import dev.seckill.sale.SaleMeters;
 import dev.seckill.sale.buying.PurchaseDecision.Decision;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
@@ -203,7 +203,7 @@ class ReplicaWaitIT {
     private static OrderEnqueue stream(RedissonClient redisson, int waitReplicas) {
         return new OrderEnqueue(new PurchaseDecision(redisson), new ReplicaSettings(waitReplicas, Duration.ofSeconds(1)),
                 new EnqueueSettings(100), new SaleMeters(new SimpleMeterRegistry(), new SeckillSettings(SeckillSettings.Mode.ASYNC)),
-                new TicketSettings(false, Duration.ofSeconds(30), 0, Duration.ofMinutes(10), "a-secret-of-at-least-thirty-two-characters"),
+                voucherId -> PurchaseDecision.Tickets.NOT_ASKED,
                 new AcceptedOrdersJournal(Duration.ofMinutes(1), 100_000, System::nanoTime), redisson);
     }
 }

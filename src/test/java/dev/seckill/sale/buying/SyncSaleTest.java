@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.order.OrderQueries;
-import dev.seckill.order.OrderWriter;
+import dev.seckill.order.OwnOrders;
+import dev.seckill.order.SyncOrderCreation;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.SaleMeters;
@@ -44,11 +44,11 @@ class SyncSaleTest {
     final SaleWindowCache windows = mock(SaleWindowCache.class);
     final StockCache stock = mock(StockCache.class);
     final SeckillLocks locks = mock(SeckillLocks.class);
-    final OrderWriter writer = mock(OrderWriter.class);
+    final SyncOrderCreation writer = mock(SyncOrderCreation.class);
     final IdGenerator ids = mock(IdGenerator.class);
     final PurchaseDecision purchases = mock(PurchaseDecision.class);
     final SyncSale sale = new SyncSale(windows, stock, purchases, mock(SyncUnits.class), mock(StreamReconciler.class),
-            locks, writer, mock(OrderQueries.class), mock(ShopperRateLimits.class), ids, mock(SaleMeters.class),
+            locks, writer, mock(OwnOrders.class), mock(ShopperRateLimits.class), ids, mock(SaleMeters.class),
             Clock.fixed(NOW, ZoneOffset.UTC), mock(TicketAdmission.class));
 
     @Test

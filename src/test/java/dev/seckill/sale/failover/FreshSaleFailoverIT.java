@@ -8,7 +8,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import dev.seckill.order.OrderRecords;
+import dev.seckill.order.OrdersByVoucher;
 import dev.seckill.support.IntegrationTest;
 import dev.seckill.voucher.VoucherStock;
 import org.junit.jupiter.api.Test;
@@ -49,7 +49,7 @@ class FreshSaleFailoverIT extends IntegrationTest {
     FailoverReplay replay;
 
     @Autowired
-    OrderRecords orders;
+    OrdersByVoucher orders;
 
     @Autowired
     VoucherStock vouchers;

@@ -1,6 +1,6 @@
 package dev.seckill.sale.failover;
 
-import dev.seckill.durability.DurabilitySettings;
+import dev.seckill.sale.durability.DurabilitySettings;
 
 import java.time.Clock;
 import java.time.Duration;

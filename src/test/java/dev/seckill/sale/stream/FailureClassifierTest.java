@@ -1,6 +1,6 @@
 package dev.seckill.sale.stream;
 
-import dev.seckill.order.OrderBatchWriter;
+import dev.seckill.order.NewOrderWriter;
 import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -167,7 +167,7 @@ class FailureClassifierTest {
     @Test
     void aRejectedOrderIsItsOwnFaultAndAProbedOutageIsAnOutage() {
         assertThat(FailureClassifier.classify(new TransactionSystemException("rolled back",
-                new OrderBatchWriter.OrderRejectedException("no stock left")))).isEqualTo(ORDER_FAULT);
+                new NewOrderWriter.OrderRejectedException("no stock left")))).isEqualTo(ORDER_FAULT);
         assertThat(FailureClassifier.classify(new FailureClassifier.OutageException("MySQL did not answer",
                 new IllegalStateException("strange")))).isEqualTo(OUTAGE);
     }

@@ -1,8 +1,8 @@
 package dev.seckill.sale.stream;
 
-import dev.seckill.salestate.OrderBacklogs;
+import dev.seckill.sale.OrderBacklogs;
 
-import dev.seckill.order.OrderLookup;
+import dev.seckill.order.GiveUpLookup;
 import dev.seckill.sale.PendingBacklog;
 
 import java.time.Clock;
@@ -16,9 +16,9 @@ import dev.seckill.SeckillSettings;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
 import dev.seckill.sale.SaleMeters;
-import dev.seckill.order.OrderBatchWriter;
-import dev.seckill.order.OrderLookup.Found;
-import dev.seckill.salestate.OrderBacklogs.Reading;
+import dev.seckill.order.NewOrderWriter;
+import dev.seckill.order.GiveUpLookup.Found;
+import dev.seckill.sale.OrderBacklogs.Reading;
 import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.sale.UnitsBack;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -52,7 +52,7 @@ class OrderBatchStepTest {
     final FakeConsumerStream stream = new FakeConsumerStream();
     final OrderFailurePolicyTest.FakeMySql mysql = new OrderFailurePolicyTest.FakeMySql();
     final SeckillLocks locks = mock(SeckillLocks.class);
-    final OrderBatchWriter writer = mock(OrderBatchWriter.class);
+    final NewOrderWriter writer = mock(NewOrderWriter.class);
     final ApplicationEventPublisher events = mock(ApplicationEventPublisher.class);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final SaleMeters meters = new SaleMeters(registry, new SeckillSettings(SeckillSettings.Mode.ASYNC));
@@ -94,7 +94,7 @@ class OrderBatchStepTest {
         QueuedOrder good = stream.accept(1, 10, 7);
         QueuedOrder bad = stream.accept(1, 11, 8);
         when(writer.persist(eq(1L), anyList())).thenAnswer(call -> {
-            List<OrderBatchWriter.NewOrder> orders = call.getArgument(1);
+            List<NewOrderWriter.NewOrder> orders = call.getArgument(1);
             if (orders.stream().anyMatch(o -> o.orderId() == 11)) {
                 throw new DuplicateKeyException("Duplicate entry '8-1' for key 'uk_voucher_order_user_voucher'");
             }

@@ -1,6 +1,6 @@
 package dev.seckill.sale.stream;
 
-import dev.seckill.order.OrderLookup;
+import dev.seckill.order.GiveUpLookup;
 
 import java.time.Duration;
 import java.util.List;
@@ -8,9 +8,9 @@ import java.util.Optional;
 
 import com.mysql.cj.jdbc.exceptions.MySQLTimeoutException;
 import com.mysql.cj.jdbc.exceptions.SQLError;
-import dev.seckill.order.OrderBatchWriter;
+import dev.seckill.order.NewOrderWriter;
 import dev.seckill.sale.stream.OrderFailurePolicy.Decision;
-import dev.seckill.order.OrderLookup.Found;
+import dev.seckill.order.GiveUpLookup.Found;
 import dev.seckill.salestate.QueuedOrder;
 import dev.seckill.salestate.HeldLock;
 import dev.seckill.salestate.SeckillLocks;
@@ -80,7 +80,7 @@ class OrderFailurePolicyTest {
         assertThat(policy.failed(order, duplicate)).isEqualTo(Decision.RETRY_LATER);
         assertThat(mysql.lookups).as("MySQL is asked only before giving up").isZero();
 
-        assertThat(policy.failed(order, new OrderBatchWriter.OrderRejectedException("no stock left")))
+        assertThat(policy.failed(order, new NewOrderWriter.OrderRejectedException("no stock left")))
                 .isEqualTo(Decision.COMPENSATED);
         assertThat(mysql.lookups).isEqualTo(1);
         assertThat(stream.compensated).containsExactly(order);
@@ -163,7 +163,7 @@ class OrderFailurePolicyTest {
         return translated != null ? translated : new UncategorizedSQLException("PreparedStatementCallback", "INSERT", e);
     }
 
-    static final class FakeMySql implements OrderLookup {
+    static final class FakeMySql implements GiveUpLookup {
 
         Found found = Found.NOTHING;
         boolean answers = true;

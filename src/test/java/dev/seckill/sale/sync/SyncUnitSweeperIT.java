@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.seckill.id.IdGenerator;
-import dev.seckill.order.OrderWriter;
+import dev.seckill.order.SyncOrderCreation;
 import dev.seckill.sale.buying.PurchaseDecision.Outcome;
 import dev.seckill.sale.buying.PurchaseDecision;
 import dev.seckill.salestate.StockCache;
@@ -51,7 +51,7 @@ class SyncUnitSweeperIT extends IntegrationTest {
     SyncUnits units;
 
     @Autowired
-    OrderWriter writer;
+    SyncOrderCreation writer;
 
     @Autowired
     IdGenerator ids;
