@@ -1,0 +1,33 @@
+package dev.seckill.sale.room;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.NotNull;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How every waiting room runs (a voucher's own room, its arrival window and rate, is dev.seckill.voucher's, with the
+ * defaults {@code seckill.room.arrival-window} and {@code seckill.room.admissions-per-second}).
+ *
+ * @param batchInterval     how often a room lets its next batch in (a voucher's admissions per second times this
+ *                          many seconds at a time)
+ * @param admissionLifetime how long a shopper who was let in may buy: long enough to click, short enough that a
+ *                          shopper who walked away does not keep the place; once, never again
+ * @param pollInterval      how often the room's page asks for its place: the page's pace, given to it in every answer
+ */
+@Validated
+@ConfigurationProperties("seckill.room")
+public record RoomSettings(
+        @DefaultValue("1s") @NotNull @DurationMin(millis = 100) @DurationMax(seconds = 60) Duration batchInterval,
+        @DefaultValue("60s") @NotNull @DurationMin(seconds = 5) @DurationMax(minutes = 30) Duration admissionLifetime,
+        @DefaultValue("2s") @NotNull @DurationMin(millis = 500) @DurationMax(seconds = 60) Duration pollInterval) {
+
+    /** How many places a batch lets in, for a room that lets {@code perSecond} in a second; at least one. */
+    int batchSize(int perSecond) {
+        return (int) Math.max(1, Math.round(perSecond * batchInterval.toMillis() / 1000.0));
+    }
+}

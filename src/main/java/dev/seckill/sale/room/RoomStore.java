@@ -1,0 +1,109 @@
+package dev.seckill.sale.room;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.seckill.platform.LuaScript;
+import dev.seckill.salestate.VoucherKeys;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.springframework.stereotype.Component;
+
+/** The waiting rooms in Redis: {@code sale/room/room-join.lua}, {@code room-place.lua}, {@code room-draw.lua}. */
+@Component
+class RoomStore {
+
+    /** What a join did: {@code rank} counts from 0 and is -1 when there is none. */
+    record Joined(JoinOutcome outcome, long rank) {
+    }
+
+    enum JoinOutcome {
+        ALREADY_IN, IN_THE_DRAW, BEHIND_THE_DRAW, SOLUTION_SPENT
+    }
+
+    /** What a poll found; {@code rank} from 0 (-1: none yet), {@code stock} -1 when its counter is not in Redis. */
+    record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft) {
+    }
+
+    private final LuaScript join;
+    private final LuaScript place;
+    private final LuaScript draw;
+    private final LuaScript numbers;
+    private final RedissonClient redisson;
+
+    RoomStore(RedissonClient redisson) {
+        this.redisson = redisson;
+        this.join = new LuaScript(redisson, "sale/room/room-join.lua");
+        this.place = new LuaScript(redisson, "sale/room/room-place.lua");
+        this.draw = new LuaScript(redisson, "sale/room/room-draw.lua");
+        this.numbers = new LuaScript(redisson, "sale/room/room-numbers.lua");
+    }
+
+    /**
+     * @param lotteryNumber null once the caller's clock says the arrival window has closed
+     * @param solvedChallenge spent with the join when not null, remembered for {@code remembered}
+     */
+    Joined join(long voucherId, long shopperId, Long lotteryNumber, String solvedChallenge, Duration remembered) {
+        List<Object> keys = new ArrayList<>(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
+                VoucherKeys.roomDrawn(voucherId)));
+        if (solvedChallenge != null) {
+            keys.add(VoucherKeys.solvedChallenge(voucherId, solvedChallenge));
+        }
+        List<Object> answer = join.evalList(keys, Long.toString(shopperId),
+                lotteryNumber == null ? "" : Long.toString(lotteryNumber), remembered.toMillis());
+        JoinOutcome outcome = switch (((Number) answer.get(0)).intValue()) {
+            case 0 -> JoinOutcome.ALREADY_IN;
+            case 1 -> JoinOutcome.IN_THE_DRAW;
+            case 2 -> JoinOutcome.BEHIND_THE_DRAW;
+            default -> JoinOutcome.SOLUTION_SPENT;
+        };
+        return new Joined(outcome, ((Number) answer.get(1)).longValue());
+    }
+
+    /** Admissions are paced and timed by Redis's clock ({@code room-place.lua}); the caller's only says the draw is due. */
+    Polled poll(long voucherId, long shopperId, boolean drawDue, int batchSize, Duration batchInterval,
+            Duration admissionLifetime, String newTicket) {
+        List<Object> answer = place.evalList(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId),
+                VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
+                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.ticket(voucherId, shopperId),
+                VoucherKeys.stock(voucherId), VoucherKeys.roomOpenAdmissions(voucherId)), Long.toString(shopperId),
+                drawDue ? "1" : "0", batchSize, batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket);
+        return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
+                number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6));
+    }
+
+    /** The lottery's entrants in place order; null while the draw is open. */
+    List<String> draw(long voucherId, boolean drawDue) {
+        return draw.evalStrings(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId)),
+                drawDue ? "1" : "0");
+    }
+
+    RoomNumbers numbers(long voucherId) {
+        List<Object> answer = numbers.evalList(List.of(VoucherKeys.roomPlaces(voucherId),
+                VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomOpenAdmissions(voucherId),
+                VoucherKeys.roomDrawn(voucherId)));
+        long inRoom = number(answer, 0);
+        long letIn = number(answer, 1);
+        return new RoomNumbers(inRoom, letIn, inRoom - letIn, number(answer, 2), number(answer, 3) == 1);
+    }
+
+    /** Whether the shopper holds a place in the room. */
+    boolean isIn(long voucherId, long shopperId) {
+        return redisson.getScoredSortedSet(VoucherKeys.roomPlaces(voucherId), StringCodec.INSTANCE)
+                .getScore(Long.toString(shopperId)) != null;
+    }
+
+    /**
+     * A fresh sale (its orders deleted): the room lets its places in again from the front. The places, the draw and
+     * the late arrivals stay, so the published order still holds. One DEL: the keys share the voucher's slot.
+     */
+    void restartAdmissions(long voucherId) {
+        redisson.getKeys().delete(VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
+                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.roomOpenAdmissions(voucherId));
+    }
+
+    private static long number(List<Object> answer, int index) {
+        return ((Number) answer.get(index)).longValue();
+    }
+}

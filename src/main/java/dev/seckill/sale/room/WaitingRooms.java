@@ -1,0 +1,182 @@
+package dev.seckill.sale.room;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.seckill.ratelimit.ShopperRateLimits;
+import dev.seckill.refusal.Reason;
+import dev.seckill.refusal.Refusal;
+import dev.seckill.sale.reconcile.StreamReconciler;
+import dev.seckill.sale.ticket.PurchaseTickets;
+import dev.seckill.sale.ticket.TicketSettings;
+import dev.seckill.voucher.SaleWindow;
+import dev.seckill.voucher.SaleWindowCache;
+import dev.seckill.voucher.VoucherStockChanged;
+import dev.seckill.voucher.WaitingRoom;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Service;
+
+/**
+ * Waiting rooms: a shopper joins (after the challenge, where tickets are asked), polls their place, and is let in
+ * with an admission that the purchase script spends as it spends a ticket. The lottery's numbers are computed here,
+ * from the seed the voucher keeps secret until the draw; the places, the admissions and the draw's closing are
+ * decided in Redis ({@link RoomStore}), so two instances agree.
+ */
+@Service
+public class WaitingRooms {
+
+    private final SaleWindowCache windows;
+    private final RoomStore store;
+    private final RoomSettings settings;
+    private final PurchaseTickets tickets;
+    private final boolean challengeAtJoin;
+    private final ShopperRateLimits limits;
+    private final Clock clock;
+    private final Map<Long, RoomDraw> published = new ConcurrentHashMap<>();
+    private final StreamReconciler stockRebuild;
+
+    /** The longest a waiting page is told to wait before it asks again. */
+    static final long MAX_POLL_AFTER_SECONDS = 30;
+
+    WaitingRooms(SaleWindowCache windows, RoomStore store, RoomSettings settings, PurchaseTickets tickets,
+            TicketSettings ticketSettings, ShopperRateLimits limits, Clock clock, StreamReconciler stockRebuild) {
+        this.stockRebuild = stockRebuild;
+        this.windows = windows;
+        this.store = store;
+        this.settings = settings;
+        this.tickets = tickets;
+        this.challengeAtJoin = ticketSettings.required();
+        this.limits = limits;
+        this.clock = clock;
+    }
+
+    /**
+     * The shopper takes a place: in the lottery during the arrival window, behind it afterwards; a second join
+     * answers the place they have.
+     *
+     * @param solution the challenge's solution, asked where tickets are ({@code seckill.tickets.required})
+     */
+    public RoomPlace join(long shopperId, long voucherId, String solution) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        Instant now = clock.instant();
+        window.requireOpenAt(now);
+        limits.requireTicketPermit(shopperId);
+        if (challengeAtJoin && store.isIn(voucherId, shopperId)) {
+            // A second tab, a reload: the place they hold, no second proof of work. Without a challenge the join
+            // script itself answers a shopper already in the room, in its one call.
+            return poll(shopperId, voucherId, window, room, now);
+        }
+        PurchaseTickets.Solution spent = challengeAtJoin ? tickets.verify(shopperId, voucherId, window, solution) : null;
+        boolean drawDue = !now.isBefore(room.drawAt(window.begin()));
+        RoomStore.Joined joined = store.join(voucherId, shopperId,
+                drawDue ? null : RoomLottery.number(room.seed(), shopperId),
+                spent == null ? null : spent.challenge(), spent == null ? Duration.ZERO : spent.remembered());
+        if (joined.outcome() == RoomStore.JoinOutcome.SOLUTION_SPENT) {
+            throw new Refusal(Reason.CHALLENGE_SPENT);
+        }
+        return poll(shopperId, voucherId, window, room, now);
+    }
+
+    /** The shopper's place now, and their admission once their turn has come. */
+    public RoomPlace place(long shopperId, long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        Instant now = clock.instant();
+        window.requireOpenAt(now);
+        limits.requireRoomPollPermit(shopperId);
+        return poll(shopperId, voucherId, window, room, now);
+    }
+
+    /** The lottery as published: the commitment always, the seed and the order once the arrival window has closed. */
+    public RoomDraw draw(long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        Instant drawAt = room.drawAt(window.begin());
+        Instant now = clock.instant();
+        RoomDraw known = published.get(voucherId);
+        if (known != null) {
+            return known;
+        }
+        if (now.isBefore(drawAt)) {
+            long secondsLeft = Math.max(1, Duration.between(now, drawAt).plusMillis(999).toSeconds());
+            throw new Refusal(Reason.DRAW_NOT_YET, "The lottery is drawn at " + drawAt + ", in " + secondsLeft
+                    + " s; its commitment: " + RoomLottery.commitment(room.seed()), secondsLeft, 0);
+        }
+        // Final once drawn (a join after the draw queues behind it): read from Redis once per instance, however many
+        // ask at the moment of the draw (the list grows with the room).
+        return published.computeIfAbsent(voucherId, id -> new RoomDraw(id, window.begin(), drawAt,
+                RoomLottery.commitment(room.seed()), room.seed(), List.copyOf(store.draw(id, true)), RoomDraw.RULE));
+    }
+
+    /** What anyone may know of the room before the draw: when it opens and draws, and the seed's commitment. */
+    public RoomDraw announcement(long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        return new RoomDraw(voucherId, window.begin(), room.drawAt(window.begin()), RoomLottery.commitment(room.seed()),
+                null, null, RoomDraw.RULE);
+    }
+
+    /** A fresh sale starts its room's admissions again from the front place. */
+    @EventListener
+    void freshSale(VoucherStockChanged changed) {
+        if (changed.ordersDeleted() && windows.find(changed.voucherId()).filter(SaleWindow::hasRoom).isPresent()) {
+            store.restartAdmissions(changed.voucherId());
+            published.remove(changed.voucherId());
+        }
+    }
+
+    /** The room's numbers for the admin's dashboard; null for a voucher without a room. */
+    public RoomNumbers numbers(long voucherId) {
+        return windows.find(voucherId).filter(SaleWindow::hasRoom).map(window -> store.numbers(voucherId)).orElse(null);
+    }
+
+    private RoomPlace poll(long shopperId, long voucherId, SaleWindow window, WaitingRoom room, Instant now) {
+        Instant drawAt = room.drawAt(window.begin());
+        RoomStore.Polled polled = store.poll(voucherId, shopperId, !now.isBefore(drawAt),
+                settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
+                tickets.newTicket());
+        if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
+            // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room
+            // lets nobody in without it.
+            stockRebuild.reconcileIfMissing(voucherId);
+        }
+        long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
+        return switch (polled.state()) {
+            case NOT_IN_ROOM -> throw new Refusal(Reason.NOT_IN_WAITING_ROOM);
+            case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, drawAt, null,
+                    null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
+            case WAITING, SOLD_OUT -> {
+                long ahead = Math.max(0, polled.rank() - polled.admitted());
+                boolean soldOut = polled.state() == PlaceState.SOLD_OUT;
+                long eta = (long) Math.ceil((ahead + 1) / (double) room.admissionsPerSecond());
+                // Sold out, units come back only when an order goes unpaid or is cancelled: no hurry to ask again. Far
+                // back in the queue, neither: a fifth of the wait, so a large room's polls do not grow with it.
+                long after = soldOut ? 3 * pollAfter : Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+                yield new RoomPlace(name(polled.state()), polled.rank() + 1, ahead, polled.admitted(), polled.size(),
+                        soldOut ? null : eta, drawAt, null, null, after);
+            }
+            case ADMITTED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(), polled.size(),
+                    null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter);
+            case ADMISSION_LAPSED, ADMISSION_USED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(),
+                    polled.size(), null, drawAt, null, null, pollAfter);
+        };
+    }
+
+    private static WaitingRoom roomOf(SaleWindow window) {
+        if (!window.hasRoom()) {
+            throw new Refusal(Reason.NO_WAITING_ROOM);
+        }
+        return window.room();
+    }
+
+    /** The state as the JSON says it: {@code in-the-draw}, {@code waiting}, {@code admitted}, ... */
+    static String name(PlaceState state) {
+        return state.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+}

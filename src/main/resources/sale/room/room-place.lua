@@ -1,0 +1,75 @@
+-- A shopper's place in a voucher's waiting room, and their admission when their turn has come: what the room's page
+-- polls. It also lets the next batch in when one is due, so no instance has to run a timer: a room with nobody
+-- polling has nobody to let in. A poll reads a few numbers and one rank, whatever the room's size; the poll that
+-- lets a batch in also writes the batch's shoppers.
+-- KEYS[1] places   KEYS[2] the draw's marker   KEYS[3] places let in   KEYS[4] when the next batch is due
+-- KEYS[5] shopper -> when let in   KEYS[6] the shopper's ticket   KEYS[7] the stock counter
+-- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
+-- ARGV[1] the shopper   ARGV[2] '1' when the caller's clock says the arrival window has closed   ARGV[3] batch size
+-- ARGV[4] batch interval (ms)   ARGV[5] how long an admission lasts (ms)   ARGV[6] a new ticket, used if the
+-- shopper's admission has none yet
+-- Returns {state, rank, admitted, size, stock, ticket, ms left}: state 0 not in the room, 1 the draw is still open
+-- (no place yet), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
+-- out unused, 5 nothing is left to sell (for now: units that come back reopen the room), 6 let in and the
+-- admission spent by a purchase; stock -1 when the counter is not in Redis.
+local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+local size = redis.call('ZCARD', KEYS[1])
+local stock = tonumber(redis.call('GET', KEYS[7]) or '-1')
+if not rank then
+  return {0, -1, 0, size, stock, '', 0}
+end
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  if ARGV[2] ~= '1' then
+    return {1, -1, 0, size, stock, '', 0}
+  end
+  redis.call('SET', KEYS[2], '1')
+end
+-- The pace is kept by Redis's clock, read as the script runs: polls run one at a time, so each sees the time the one
+-- before it wrote. A caller's clock is read before the request waits its turn; a poll that read it earlier and ran
+-- later would find the due time further off than one interval, take it for a clock running ahead, and let in a
+-- batch of its own: under hundreds of polls a second, batches many times the rate.
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local interval = tonumber(ARGV[4])
+local lifetime = tonumber(ARGV[5])
+local admitted = tonumber(redis.call('GET', KEYS[3]) or '0')
+local due = tonumber(redis.call('GET', KEYS[4]) or '0')
+-- A due time further off than one interval was set by a clock running ahead (a master before a failover): due now.
+if stock > 0 and admitted < size and (now >= due or due > now + interval) then
+  -- Never more open admissions than units left: an admission is a unit its shopper can count on, so how fast an
+  -- admitted shopper clicks decides nothing. Admissions that ran out make room for the next places; so do units that
+  -- come back (an order cancelled or unpaid). Paused while nothing is left to sell.
+  redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now)
+  local letIn = math.min(tonumber(ARGV[3]), stock - redis.call('ZCARD', KEYS[8]), size - admitted)
+  if letIn > 0 then
+    for _, shopper in ipairs(redis.call('ZRANGE', KEYS[1], admitted, admitted + letIn - 1)) do
+      redis.call('ZADD', KEYS[8], now + lifetime, shopper)
+      redis.call('HSET', KEYS[5], shopper, now)
+    end
+    admitted = admitted + letIn
+    redis.call('SET', KEYS[3], admitted)
+  end
+  redis.call('SET', KEYS[4], now + interval)
+end
+-- Nothing left to sell: the room says so to everyone, let in or not.
+if stock == 0 then
+  return {5, rank, admitted, size, stock, '', 0}
+end
+if rank >= admitted then
+  return {2, rank, admitted, size, stock, '', 0}
+end
+local left = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or now) + lifetime - now
+if left <= 0 then
+  return {4, rank, admitted, size, stock, '', 0}
+end
+-- One admission each: its ticket is issued at the first poll after the shopper was let in and lives as long as the
+-- admission. No ticket and no open admission: a purchase spent it.
+local ticket = redis.call('GET', KEYS[6])
+if not ticket then
+  if not redis.call('ZSCORE', KEYS[8], ARGV[1]) then
+    return {6, rank, admitted, size, stock, '', left}
+  end
+  ticket = ARGV[6]
+  redis.call('SET', KEYS[6], ticket, 'PX', left)
+end
+return {3, rank, admitted, size, stock, ticket, left}

@@ -1,0 +1,323 @@
+// A voucher's waiting room on its buy page (the page has a #room section only for a voucher with one). For anyone:
+// the lottery's commitment from the start, and once the arrival window has closed a link to the draw, so the order can
+// be checked against it. For a signed-in shopper, buy.js hands the buy button over to the room (seckillRoom.start):
+// it joins at a click (after the browser check where tickets are asked), then polls the place at the pace the server
+// gives, and once the shopper is let in the button buys with the admission until its time runs out.
+(function () {
+  'use strict';
+  var NUMBER = new Intl.NumberFormat('en');
+  var ORDINAL = new Intl.PluralRules('en', { type: 'ordinal' });
+  var SUFFIX = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+  // The draw's moment in the visitor's own time zone, to the second: the page says when places are drawn.
+  var CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  var WORDS = {
+    'sale-not-started': 'The sale has not started yet.',
+    'sale-ended': 'The sale has ended.',
+    'rate-limited': 'Too many tries at once. Please wait a moment and try again.',
+    'challenge-required': 'Your browser check is not done yet; you join as soon as it is.',
+    'challenge-invalid': 'Your browser check ran out; it is being redone, and you join as soon as it is done.',
+    'challenge-spent': 'Your browser check was used already; it is being redone, and you join as soon as it is done.',
+    'backend-unavailable': 'The shop is having trouble right now. Please try again in a moment.',
+    'not-in-waiting-room': 'You are not in the waiting room. Please join it.',
+    'no-waiting-room': 'This sale has no waiting room. Please reload the page.'
+  };
+
+  function ordinal(n) {
+    return NUMBER.format(n) + SUFFIX[ORDINAL.select(n)];
+  }
+
+  function about(seconds) {
+    if (seconds < 60) {
+      return 'about ' + Math.max(1, seconds) + ' s';
+    }
+    return seconds < 5400 ? 'about ' + NUMBER.format(Math.round(seconds / 60)) + ' min'
+      : 'about ' + NUMBER.format(Math.round(seconds / 3600)) + ' h';
+  }
+
+  function parsed(r) {
+    return r.json().catch(function () { return null; }).then(function (body) {
+      return { status: r.status, body: body, retry: Number(r.headers.get('Retry-After')) || 0 };
+    });
+  }
+
+  function problemWords(a) {
+    var code = a.body && a.body.code;
+    return WORDS[code] || (a.body && (a.body.detail || a.body.title)) || 'Something went wrong.';
+  }
+
+  var section, voucher, drawAt;
+
+  /** The commitment, kept from before the draw; the draw's link once the window has closed. */
+  function announce() {
+    fetch('/vouchers/' + encodeURIComponent(voucher) + '/room', { headers: { 'Accept': 'application/json' } })
+      .then(parsed).then(function (a) {
+        if (a.status !== 200 || !a.body || !a.body.commitment) {
+          return;
+        }
+        var hash = document.getElementById('room-hash');
+        hash.textContent = a.body.commitment.slice(0, 16) + '…';
+        hash.title = a.body.commitment;
+        document.getElementById('room-commitment').hidden = false;
+        command(a.body.commitment);
+      }).catch(function () { /* the commitment stays unshown; the page works without it */ });
+  }
+
+  /** The line that checks the draw, for this shop's address (and this shopper's place, when signed in). */
+  function command(commitment) {
+    var shopper = section.dataset.shopper;
+    document.getElementById('room-command').textContent = 'scripts/room-draw ' + window.location.origin + ' ' + voucher
+      + (commitment ? ' --commitment ' + commitment : '') + (shopper ? ' --shopper ' + shopper : '');
+  }
+
+  function drawLink() {
+    var check = document.getElementById('room-check');
+    if (check && check.hidden && window.seckillClock.now() >= drawAt) {
+      check.hidden = false;
+    }
+  }
+
+  /**
+   * The room for the shopper's buy button. ui: say(text, kind) for the page's status line; solution() the browser
+   * check's current solution (null while there is none or none is asked); awaitSolution(then) calls then once
+   * there is one; solveAgain(); challengeDone() hides the check once joined; buy() places the order.
+   */
+  function start(button, ui, tickets) {
+    var place = document.getElementById('room-place');
+    var detail = document.getElementById('room-detail');
+    var timer = document.getElementById('room-timer');
+    var base = '/shop/seckill/' + encodeURIComponent(button.dataset.voucher) + '/room';
+    var joined = false, joining = false, stopped = false, state = null, held = null;
+    var next = null, admission = null, busyUntil = 0;
+
+    function show(headline, more, kind) {
+      place.textContent = headline;
+      place.dataset.state = kind;
+      detail.textContent = more || '';
+      button.dataset.roomState = kind;
+    }
+
+    function endAdmission() {
+      if (admission) {
+        admission.stop();
+        admission = null;
+      }
+      held = null;
+      timer.hidden = true;
+    }
+
+    function schedule(seconds) {
+      clearTimeout(next);
+      if (!stopped) {
+        next = setTimeout(poll, Math.max(1, seconds) * 1000);
+      }
+    }
+
+    /** The place as the server said it, in words; the button follows it. */
+    function render(p) {
+      state = p.state;
+      if (p.state === 'in-the-draw') {
+        endAdmission();
+        show('In the draw: places are drawn at ' + CLOCK.format(new Date(p.drawAt)) + ' (' + NUMBER.format(p.waiting)
+          + ' in the room)', 'Everyone who joins before then gets a place by the lottery below, however fast they clicked.',
+          p.state);
+      } else if (p.state === 'waiting') {
+        endAdmission();
+        show('You are ' + ordinal(p.place) + (p.etaSeconds != null ? ' · ' + about(p.etaSeconds) : ''),
+          NUMBER.format(p.ahead) + ' ahead of you · ' + NUMBER.format(p.waiting) + ' in the room', p.state);
+      } else if (p.state === 'admitted') {
+        show('Your turn: buy now', 'You were ' + ordinal(p.place) + ' in the room.', p.state);
+        held = p.ticket;
+        if (admission) {
+          admission.stop();
+        }
+        timer.hidden = false;
+        // Counted on this browser's clock from the server's seconds left, like the payment window.
+        admission = window.seckillOrder.countdown(p.ticketExpiresInSeconds, function (left) {
+          timer.textContent = 'Your turn ends in ' + left;
+        }, function () {
+          endAdmission();
+          refresh();
+          poll();
+        });
+      } else if (p.state === 'admission-lapsed') {
+        endAdmission();
+        show('Your turn came and its time ran out before you bought: your place has passed.',
+          'You were ' + ordinal(p.place) + ' in the room.', p.state);
+        stopped = true;
+      } else if (p.state === 'admission-used') {
+        // A purchase of this shopper's spent the admission (its answer may have been lost): the order is theirs.
+        endAdmission();
+        show('Your turn was used: a purchase of yours took a unit.', 'Your order is under My orders.', p.state);
+        stopped = true;
+      } else if (p.state === 'sold-out') {
+        endAdmission();
+        show('All units are taken; if an unpaid order expires, places move on',
+          p.place ? 'You are ' + ordinal(p.place) + ' of ' + NUMBER.format(p.waiting) + ' in the room.' : '', p.state);
+      }
+      refresh();
+    }
+
+    function poll() {
+      clearTimeout(next);
+      if (stopped) {
+        return;
+      }
+      fetch(base + '/place', { headers: { 'Accept': 'application/json' }, credentials: 'same-origin' })
+        .then(parsed).then(function (a) {
+          if (stopped) {
+            return;
+          }
+          if (a.status === 200) {
+            joined = true;
+            render(a.body);
+            schedule(a.body.pollAfterSeconds);
+            return;
+          }
+          var code = a.body && a.body.code;
+          if (code === 'not-in-waiting-room') {
+            // Not joined (or the room lost this place): the button joins again.
+            joined = false;
+            state = null;
+            endAdmission();
+            place.textContent = detail.textContent = '';
+            refresh();
+            return;
+          }
+          if (code && code.indexOf('token-') === 0) {
+            window.location.assign('/sign-in?expired&next=' + encodeURIComponent(window.location.pathname));
+            return;
+          }
+          ui.say(problemWords(a), code || 'error');
+          schedule(Math.max(a.retry, 5));
+        })
+        .catch(function () {
+          ui.say('No answer from the shop; still trying…', 'error');
+          schedule(3);
+        });
+    }
+
+    function join() {
+      if (joining || joined || stopped) {
+        return;
+      }
+      if (tickets && !ui.solution()) {
+        joining = true;
+        refresh();
+        ui.say('Checking your browser… you join as soon as that is done.', 'PLACING');
+        ui.awaitSolution(function () {
+          joining = false;
+          join();
+        });
+        return;
+      }
+      joining = true;
+      refresh();
+      ui.say('Joining the waiting room…', 'PLACING');
+      var headers = window.seckillCsrfHeaders(true);
+      var init = { method: 'POST', headers: headers, credentials: 'same-origin' };
+      if (tickets) {
+        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify({ solution: ui.solution() });
+      }
+      fetch(base, init).then(parsed).then(function (a) {
+        joining = false;
+        var code = a.body && a.body.code;
+        if (a.status === 200) {
+          joined = true;
+          ui.say('', '');
+          ui.challengeDone();
+          render(a.body);
+          schedule(a.body.pollAfterSeconds);
+          return;
+        }
+        if (code === 'challenge-spent' || code === 'challenge-invalid' || code === 'challenge-required') {
+          ui.say(problemWords(a), code);
+          ui.solveAgain();
+          join();
+          return;
+        }
+        if (code && code.indexOf('token-') === 0) {
+          window.location.assign('/sign-in?expired&next=' + encodeURIComponent(window.location.pathname));
+          return;
+        }
+        var words = problemWords(a);
+        if (code === 'sale-not-started' && a.body.detail) {
+          words += ' ' + a.body.detail + '.';
+        }
+        ui.say(words, code || 'error');
+        if (a.retry) {
+          // Refused for now (too early, too many tries): the button comes back when the server said to ask again.
+          busyUntil = Date.now() + a.retry * 1000;
+        }
+        refresh();
+      }).catch(function () {
+        joining = false;
+        ui.say('No answer from the shop. Please try again: joining twice still holds one place.', 'error');
+        refresh();
+      });
+    }
+
+    /** The button's words and whether it may be clicked, at every tick of the page's clock. */
+    function refresh() {
+      drawLink();
+      if (stopped && state !== 'admission-lapsed' && state !== 'admission-used') {
+        return;
+      }
+      var phase = window.seckillClock.phase(Number(button.dataset.begin), Number(button.dataset.end));
+      if (!joined) {
+        button.disabled = joining || phase !== 'open' || Date.now() < busyUntil;
+        button.textContent = phase === 'before' ? 'Not on sale yet' : phase === 'ended' ? 'Sale ended'
+          : joining ? 'Joining…' : 'Join the waiting room';
+        return;
+      }
+      button.disabled = !(state === 'admitted' && held);
+      button.textContent = state === 'admitted' ? 'Buy now' : state === 'in-the-draw' ? 'In the draw'
+        : state === 'sold-out' ? 'Sold out' : state === 'admission-lapsed' ? 'Your turn has passed'
+        : state === 'admission-used' ? 'Bought'
+        : 'Waiting for your turn';
+    }
+
+    // A shopper back on the page during the sale may be in the room already: their place, not a second join.
+    if (window.seckillClock.phase(Number(button.dataset.begin), Number(button.dataset.end)) === 'open') {
+      poll();
+    }
+    refresh();
+
+    return {
+      /** The click: join, or buy once let in. */
+      click: function () {
+        if (!joined) {
+          join();
+        } else if (state === 'admitted' && held) {
+          ui.buy();
+        }
+      },
+      /** The admission the purchase carries as its Seckill-Ticket. */
+      ticket: function () { return held; },
+      refresh: refresh,
+      /** The purchase was refused: what the room says now (let in still, sold out, turn passed). */
+      pollNow: poll,
+      /** Bought (or an order is there already): the room has nothing more to say. */
+      stop: function () {
+        stopped = true;
+        clearTimeout(next);
+        endAdmission();
+        place.textContent = detail.textContent = '';
+      }
+    };
+  }
+
+  window.seckillRoom = { start: start };
+  document.addEventListener('DOMContentLoaded', function () {
+    section = document.getElementById('room');
+    if (!section) {
+      return;
+    }
+    voucher = section.dataset.voucher;
+    drawAt = Number(section.dataset.drawAt);
+    command(null);
+    announce();
+    drawLink();
+    document.addEventListener('seckill:tick', drawLink);
+  });
+})();

@@ -1,0 +1,196 @@
+package dev.seckill.pages;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.sale.room.RoomLottery;
+import dev.seckill.support.Api;
+import dev.seckill.support.Browser;
+import dev.seckill.support.FullSuite;
+import dev.seckill.support.Handshake;
+import dev.seckill.support.Tokens;
+import dev.seckill.voucher.SaleWindowCache;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.WebElement;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The buy page of a voucher with a waiting room, in Chromium through Nginx, purchase tickets on: the page solves the
+ * challenge during the countdown and spends it on joining at the opening; during the arrival window it says when places
+ * are drawn and how many are in the room; after the draw the shopper's place and its wait move without a reload; once
+ * let in, Buy now buys with the admission; a second shopper's page then says the units are taken. The lottery's
+ * commitment shows from the start and the draw's link after it.
+ */
+// A browser test of the full suite (-Pchaos), as TicketBuyBrowserIT; WaitingRoomAsyncIT and WaitingRoomSyncIT hold the
+// room itself to its promises in ./mvnw verify.
+@FullSuite
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class WaitingRoomBrowserIT {
+
+    static final Duration ARRIVAL_WINDOW = Duration.ofSeconds(8);
+    /** Places the lottery puts before the buyer's: enough batches to watch the wait go down. */
+    static final int AHEAD = 5;
+    static final String SOLD_OUT = "All units are taken; if an unpaid order expires, places move on";
+
+    static ShopBehindNginx shop;
+    static Api api;
+    static String base;
+
+    @BeforeAll
+    static void instance() {
+        assertThat(Browser.installed()).as("the Chromium image (scripts/test-services builds it)").isTrue();
+        shop = ShopBehindNginx.start("browser-room", Map.of("seckill.tickets.required", "true",
+                "seckill.tickets.challenge-difficulty", "5000",
+                // One place a second, the page asking every second: each of its polls sees the wait shorter. The one
+                // unit is held for each shopper let in before the buyer, none of whom comes for it: 5 s each.
+                "seckill.room.batch-interval", "1s", "seckill.room.poll-interval", "1s",
+                "seckill.room.admission-lifetime", "5s",
+                "seckill.rate-limit.room-polls.permits", "1000"));
+        api = shop.api();
+        base = shop.base();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (shop != null) {
+            shop.close();
+        }
+    }
+
+    @Test
+    void theShopperJoinsInTheWindowWatchesTheirPlaceMoveAndBuysWhenLetIn() throws Exception {
+        try (Browser pageA = Browser.start(1000, 1000); Browser pageB = Browser.start(1000, 720)) {
+            shop.signInAsTestShopper(pageA, "/");
+            shop.signInAsTestShopper(pageB, "/");
+            Instant opens = Instant.now().plusSeconds(15);
+            long voucher = api.asAdmin("POST", "/admin/vouchers", """
+                    {"title":"Room voucher","price":9.90,"stock":1,"beginTime":"%s","endTime":"%s",
+                     "arrivalWindow":"%s","admissionsPerSecond":1}""".formatted(opens, opens.plusSeconds(3_600),
+                    ARRIVAL_WINDOW)).expectStatus(201).json().path("id").asLong();
+            pageA.open(base + "/sales/" + voucher);
+            pageB.open(base + "/sales/" + voucher);
+            // The buyer is the page the lottery puts first: the other, behind it, waits for the one unit and is told
+            // it is sold out (let in first, it would hold the unit until its admission ran out).
+            String seed = shop.app().getBean(SaleWindowCache.class).require(voucher).room().seed();
+            Browser buyer = lotteryNumber(seed, pageA) < lotteryNumber(seed, pageB) ? pageA : pageB;
+            Browser other = buyer == pageA ? pageB : pageA;
+            WebElement join = buyer.find("#buy");
+            assertThat(join.isEnabled()).as("before the opening").isFalse();
+            assertThat(join.getText()).isEqualTo("Not on sale yet");
+            String commitment = api.get("/vouchers/" + voucher + "/room").expectStatus(200).json().path("commitment")
+                    .asString();
+            awaitText(buyer, "#room-hash", text -> text.equals(commitment.substring(0, 16) + "…"));
+            assertThat(buyer.find("#room-check").isDisplayed()).as("no draw to link to yet").isFalse();
+
+            // The lottery is random: shoppers that it puts before the buyer come in through the API, so that the
+            // page has places to watch go by.
+            long buyerId = Long.parseLong(buyer.find("#room").getDomAttribute("data-shopper"));
+            List<String> ahead = new ArrayList<>();
+            while (ahead.size() < AHEAD) {
+                api.mintShoppers(12).stream()
+                        .filter(token -> RoomLottery.number(seed, Tokens.shopperId(token)) < RoomLottery.number(seed, buyerId))
+                        .limit(AHEAD - ahead.size()).forEach(ahead::add);
+            }
+            List<String> solutions = ahead.stream()
+                    .map(token -> Handshake.solve(Handshake.challenge(api, voucher, token))).toList();
+            awaitSolved(buyer);
+            awaitSolved(other);
+            assertThat(Instant.now()).as("all set before the opening").isBefore(opens);
+
+            // The opening: the shoppers the lottery puts first join through the API, then both pages at a click, with
+            // the solution their browser found during the countdown. During the draw a page asks again only when the
+            // server says (at the draw, at most 10 s on): the buyer's own join says how many are in the room.
+            Thread.sleep(Math.max(0, Duration.between(Instant.now(), opens).toMillis()) + 300);
+            for (int i = 0; i < AHEAD; i++) {
+                JsonNode joined = api.post("/seckill/" + voucher + "/room", "{\"solution\":\"" + solutions.get(i) + "\"}",
+                        "Authorization", "Bearer " + ahead.get(i), "Content-Type", "application/json")
+                        .expectStatus(200).json();
+                assertThat(joined.path("state").asString()).isEqualTo("in-the-draw");
+            }
+            other.await(Duration.ofSeconds(10)).until(driver -> other.find("#buy").isEnabled());
+            other.find("#buy").click();
+            awaitText(other, "#room-place", text -> text.startsWith("In the draw"));
+            buyer.await(Duration.ofSeconds(10)).until(driver -> join.isEnabled());
+            assertThat(join.getText()).isEqualTo("Join the waiting room");
+            join.click();
+            awaitText(buyer, "#room-place", text -> text.matches(
+                    "In the draw: places are drawn at \\d\\d:\\d\\d:\\d\\d \\(" + (AHEAD + 2) + " in the room\\)"));
+            assertThat(Instant.now()).as("joined within the arrival window").isBefore(opens.plus(ARRIVAL_WINDOW));
+            buyer.script("window.roomPageLoaded = 'once';");
+            assertThat(buyer.find("#buy").getText()).isEqualTo("In the draw");
+            assertThat(buyer.find("#buy").isEnabled()).isFalse();
+            assertThat(buyer.find("#challenge").isDisplayed()).as("joined: no further proof of work").isFalse();
+
+            // After the draw: the buyer's place, the wait going down poll by poll, then the turn.
+            Set<String> seen = new LinkedHashSet<>();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            boolean pictured = false;
+            while (!("Buy now".equals(join.getText()) && join.isEnabled())) {
+                assertThat(System.nanoTime()).as("let in within a minute; the page said %s", seen).isLessThan(deadline);
+                String place = buyer.find("#room-place").getText();
+                seen.add(place);
+                if (!pictured && place.startsWith("You are ")) {
+                    buyer.screenshot("waiting-room");
+                    pictured = true;
+                }
+                Thread.sleep(50);
+            }
+            List<String> order = new ArrayList<>();
+            api.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                    .forEach(id -> order.add(id.asString()));
+            int place = order.indexOf(Long.toString(buyerId)) + 1;
+            assertThat(place).as("behind the shoppers the lottery put first").isGreaterThan(AHEAD);
+            List<String> waiting = seen.stream().filter(text -> text.startsWith("You are ")).toList();
+            assertThat(waiting).as("the place, and its wait shorter at each poll: %s", seen).hasSizeGreaterThanOrEqualTo(2)
+                    .allMatch(text -> text.matches("You are " + place + "(st|nd|rd|th) · about \\d+ s"));
+            assertThat(buyer.find("#room-timer").getText()).matches("Your turn ends in 0[01]:\\d\\d");
+
+            join.click();
+            ShopBehindNginx.awaitStatus(buyer, "AWAITING_PAYMENT", Duration.ofSeconds(20));
+            assertThat(buyer.script("return window.roomPageLoaded;")).as("all without a reload").isEqualTo("once");
+            assertThat(api.audit(voucher).path("orders").asLong()).isEqualTo(1);
+            assertThat(buyer.find("#room-check").isDisplayed()).as("the draw is out").isTrue();
+            assertThat(buyer.find("#room-draw-link").getDomAttribute("href")).isEqualTo("/vouchers/" + voucher + "/room/draw");
+            assertThat(buyer.find("#room-command").getText())
+                    .isEqualTo("scripts/room-draw " + base + " " + voucher + " --commitment " + commitment + " --shopper " + buyerId);
+            assertThat(buyer.resourcesNotFrom(base)).as("everything from the shop itself").isEmpty();
+
+            // The other shopper's page: the unit is taken, said plainly; so says the room to those still waiting.
+            awaitText(other, "#room-place", SOLD_OUT::equals);
+            assertThat(other.find("#buy").getText()).isEqualTo("Sold out");
+            assertThat(other.find("#buy").isEnabled()).isFalse();
+            assertThat(api.get("/seckill/" + voucher + "/room/place", "Authorization", "Bearer " + ahead.get(0))
+                    .expectStatus(200).json().path("state").asString()).isEqualTo("sold-out");
+        }
+    }
+
+    private static void awaitText(Browser browser, String css, java.util.function.Predicate<String> until) {
+        try {
+            browser.await(Duration.ofSeconds(30)).until(driver -> until.test(browser.find(css).getText()));
+        } catch (TimeoutException e) {
+            throw new AssertionError(css + " says [" + browser.find(css).getText() + "]; the page's status ["
+                    + browser.find("#order-status").getText() + "]", e);
+        }
+    }
+
+    private static void awaitSolved(Browser browser) {
+        browser.await(Duration.ofSeconds(60)).until(driver -> "verified".equals(
+                browser.script("var w = document.getElementById('challenge'); return w && w.getState ? w.getState() : null;")));
+    }
+
+    private static long lotteryNumber(String seed, Browser page) {
+        return RoomLottery.number(seed, Long.parseLong(page.find("#room").getDomAttribute("data-shopper")));
+    }
+}

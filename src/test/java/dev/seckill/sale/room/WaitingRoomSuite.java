@@ -1,0 +1,319 @@
+package dev.seckill.sale.room;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.seckill.support.Api;
+import dev.seckill.support.Handshake;
+import dev.seckill.support.Instances;
+import dev.seckill.support.Nginx;
+import dev.seckill.support.Tokens;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A waiting room through Nginx, on two instances that share Redis and MySQL, counted from the client's side: the
+ * lottery places everyone who arrived in the window, the published seed recomputes the order (in Java and with
+ * {@code scripts/room-draw}), places are let in in batches and in order, an admission buys once and only for its
+ * shopper, nobody buys before their turn or holds two places, the room says sold out to those still waiting, and a
+ * unit that comes back lets the next place in. Run on each order path (the purchase script is shared, its callers
+ * are not), one of them with tickets asked (the challenge at the door).
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+abstract class WaitingRoomSuite {
+
+    static final int STOCK = 6;
+    static final int ENTRANTS = 24;
+    /** With batches every 2 s: two places a batch. */
+    static final int PER_SECOND = 1;
+    static final Duration ARRIVAL_WINDOW = Duration.ofSeconds(6);
+
+    static ConfigurableApplicationContext instanceA;
+    static ConfigurableApplicationContext instanceB;
+    static Nginx nginx;
+    static Api edge;
+    static boolean ticketsAsked;
+
+    static void start(String mode, boolean tickets) {
+        ticketsAsked = tickets;
+        Map<String, String> settings = new LinkedHashMap<>();
+        // Batches far apart: each buys well before the next is let in, even on a loaded machine.
+        settings.put("seckill.room.batch-interval", "2s");
+        // An admission runs from the poll that let its shopper in, and a join after the window is such a poll: the
+        // first places are let in as the late arrival joins, seconds before the test reads the draw, runs
+        // scripts/room-draw and polls for the first place. Long enough for that on a machine shared with another test
+        // JVM; short enough for the lapse to be waited out.
+        settings.put("seckill.room.admission-lifetime", "15s");
+        settings.put("seckill.rate-limit.room-polls.permits", "1000");
+        settings.put("seckill.rate-limit.tickets.permits", "1000");
+        settings.put("seckill.tickets.required", Boolean.toString(tickets));
+        settings.put("seckill.tickets.challenge-difficulty", "2000");
+        instanceA = Instances.start(mode, "room-" + mode + "-a", settings);
+        instanceB = Instances.start(mode, "room-" + mode + "-b", settings);
+        nginx = Nginx.start(List.of(Instances.port(instanceA), Instances.port(instanceB)), "");
+        edge = new Api(nginx.port());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (nginx != null) {
+            nginx.close();
+        }
+        Instances.closeAll(instanceA, instanceB);
+    }
+
+    @Test
+    void theLotteryPlacesTheWindowsArrivalsAndLetsThemBuyInTheirOrderOnly() throws Exception {
+        List<String> tokens = edge.mintShoppers(ENTRANTS + 1);
+        // Seconds ahead: the first requests to cold instances on a loaded machine take a while.
+        Instant opening = Instant.now().plusSeconds(6);
+        long voucher = createRoomVoucher(STOCK, opening);
+        String late = tokens.get(ENTRANTS);
+        List<String> entrants = tokens.subList(0, ENTRANTS);
+
+        // Before the window opens: told when to come back. The commitment is out already.
+        join(voucher, entrants.get(0)).expectProblem(409, "sale-not-started");
+        String commitment = edge.get("/vouchers/" + voucher + "/room").expectStatus(200).json().path("commitment").asString();
+        edge.get("/vouchers/" + voucher + "/room/draw").expectProblem(409, "draw-not-yet");
+        awaitUntil(opening);
+
+        // The window: everyone in the draw (all at once, as a crowd arrives), nobody with a place yet; twice in is
+        // still one place; no way to buy.
+        ExecutorService crowd = Executors.newFixedThreadPool(ENTRANTS);
+        List<Future<JsonNode>> joins = new ArrayList<>();
+        entrants.forEach(token -> joins.add(crowd.submit(() -> join(voucher, token).expectStatus(200).json())));
+        for (Future<JsonNode> joining : joins) {
+            JsonNode joined = joining.get(60, TimeUnit.SECONDS);
+            assertThat(joined.path("state").asString()).isEqualTo("in-the-draw");
+            assertThat(joined.path("place").isNull()).isTrue();
+        }
+        crowd.shutdown();
+        JsonNode again = join(voucher, entrants.get(0)).expectStatus(200).json();
+        assertThat(again.path("waiting").asLong()).as("a second join holds no second place").isEqualTo(ENTRANTS);
+        edge.seckill(voucher, entrants.get(0)).expectProblem(403, "not-admitted");
+        Handshake.buy(edge, voucher, entrants.get(0), "made-up-ticket-000000000").expectProblem(403, "not-admitted");
+        Handshake.ticket(edge, voucher, entrants.get(0), null).expectProblem(409, "waiting-room-required");
+        place(voucher, late).expectProblem(404, "not-in-waiting-room");
+
+        // The draw: after the window, a late arrival queues behind it.
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        JsonNode lateJoin = join(voucher, late).expectStatus(200).json();
+        assertThat(lateJoin.path("place").asLong()).as("behind every entrant of the draw").isEqualTo(ENTRANTS + 1);
+        JsonNode draw = edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json();
+        String seed = draw.path("seed").asString();
+        assertThat(draw.path("commitment").asString()).isEqualTo(commitment).isEqualTo(RoomLottery.commitment(seed));
+        List<String> order = new ArrayList<>();
+        draw.path("entrants").forEach(id -> order.add(id.asString()));
+        List<String> recomputed = entrants.stream().map(token -> Long.toString(Tokens.shopperId(token)))
+                .sorted(Comparator.comparingLong((String id) -> RoomLottery.number(seed, Long.parseLong(id)))
+                        .thenComparing(Comparator.naturalOrder()))
+                .toList();
+        assertThat(order).as("the published order is the seed's").isEqualTo(recomputed);
+        assertThat(RoomDrawScript.check(nginx.port(), voucher, Tokens.shopperId(entrants.get(3))))
+                .contains("the order recomputes").contains("place " + (order.indexOf(Long.toString(
+                        Tokens.shopperId(entrants.get(3)))) + 1));
+
+        // Each polls until let in, and buys at once with the admission; someone else's admission buys nothing.
+        Map<String, String> tokenOf = new HashMap<>();
+        entrants.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
+        String first = tokenOf.get(order.get(0));
+        String firstTicket = awaitAdmission(voucher, first).path("ticket").asString();
+        String stranger = tokenOf.get(order.get(ENTRANTS - 1));
+        Handshake.buy(edge, voucher, stranger, firstTicket).expectProblem(403, "not-admitted");
+        JsonNode waiting = place(voucher, stranger).expectStatus(200).json();
+        assertThat(waiting.path("state").asString()).isEqualTo("waiting");
+        assertThat(waiting.path("place").asLong()).isEqualTo(ENTRANTS);
+        assertThat(waiting.path("etaSeconds").asLong()).isPositive();
+
+        List<String> bought = buyInTurn(voucher, order, tokenOf);
+        // Each batch buys within its interval, so the units go to the first places, whichever of a batch clicked first.
+        assertThat(bought).as("the first places bought").containsExactlyInAnyOrderElementsOf(order.subList(0, STOCK));
+
+        // Sold out: those still waiting are told so by the room, no purchase needed.
+        JsonNode soldOut = place(voucher, stranger).expectStatus(200).json();
+        assertThat(soldOut.path("state").asString()).isEqualTo("sold-out");
+        JsonNode room = edge.asAdmin("GET", "/admin/vouchers/" + voucher + "/live", null).expectStatus(200).json()
+                .path("room");
+        assertThat(room.path("inRoom").asLong()).as("the dashboard's room: %s", room).isEqualTo(ENTRANTS + 1);
+        assertThat(room.path("letIn").asLong()).isBetween((long) STOCK, (long) ENTRANTS + 1);
+        assertThat(room.path("waiting").asLong()).isEqualTo(ENTRANTS + 1 - room.path("letIn").asLong());
+        assertThat(room.path("openAdmissions").asLong()).as("every admission spent").isZero();
+        assertThat(room.path("drawn").asBoolean()).isTrue();
+        JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("orders").asLong()).isEqualTo(STOCK);
+        assertThat(audit.path("redisStock").asLong()).isZero();
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
+    void anAdmissionLapsesUnusedAndAUnitThatComesBackLetsTheNextPlaceIn() throws Exception {
+        Instant opening = Instant.now().plusSeconds(1);
+        long voucher = createRoomVoucher(1, opening);
+        List<String> tokens = edge.mintShoppers(3);
+        awaitUntil(opening);
+        tokens.forEach(token -> join(voucher, token).expectStatus(200));
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        List<String> order = new ArrayList<>();
+        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                .forEach(id -> order.add(id.asString()));
+        Map<String, String> tokenOf = new HashMap<>();
+        tokens.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
+
+        // The first is let in and walks away: after its lifetime the admission is gone, and buys nothing.
+        String walkedAway = tokenOf.get(order.get(0));
+        String unused = awaitAdmission(voucher, walkedAway).path("ticket").asString();
+        Awaitility.await("the admission lapses").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> place(voucher, walkedAway).json().path("state").asString(), "admission-lapsed"::equals);
+        Handshake.buy(edge, voucher, walkedAway, unused).expectProblem(403, "not-admitted");
+
+        // The second buys the one unit; the third is told sold out until that order is cancelled.
+        String second = tokenOf.get(order.get(1));
+        String orderId = Handshake.buy(edge, voucher, second, awaitAdmission(voucher, second).path("ticket").asString())
+                .expectStatus(201, 202).json().path("orderId").asString();
+        String third = tokenOf.get(order.get(2));
+        Awaitility.await("sold out for the third").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> place(voucher, third).json().path("state").asString(), "sold-out"::equals);
+        edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        edge.post("/orders/" + orderId + "/cancel", null, "Authorization", "Bearer " + second).expectStatus(200);
+        String ticket = awaitAdmission(voucher, third).path("ticket").asString();
+        Handshake.buy(edge, voucher, third, ticket).expectStatus(201, 202);
+        JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+        assertThat(audit.path("redisStock").asLong()).isZero();
+
+        // A fresh sale: the room lets its places in again from the front, the one who walked away first.
+        edge.asAdmin("PUT", "/admin/vouchers/" + voucher + "/stock", "{\"stock\":1,\"deleteOrders\":true}").expectStatus(200);
+        String again = awaitAdmission(voucher, walkedAway).path("ticket").asString();
+        assertThat(place(voucher, third).json().path("state").asString()).as("behind the first place").isEqualTo("waiting");
+        Handshake.buy(edge, voucher, walkedAway, again).expectStatus(201, 202);
+        assertThat(edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30)).path("orders").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void placesAreLetInAtTheRoomsPaceHoweverManyPoll() throws Exception {
+        // As many units as places, nobody buying: only the pace limits who is let in.
+        Instant opening = Instant.now().plusSeconds(2);
+        long voucher = createRoomVoucher(ENTRANTS, opening);
+        List<String> tokens = edge.mintShoppers(ENTRANTS);
+        awaitUntil(opening);
+        tokens.forEach(token -> join(voucher, token).expectStatus(200));
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+
+        // Every page polls ten times a second from both instances, so polls overlap on their way into Redis.
+        long started = System.nanoTime();
+        long pollFor = TimeUnit.SECONDS.toNanos(5);
+        ExecutorService pages = Executors.newFixedThreadPool(ENTRANTS);
+        List<Future<?>> polling = new ArrayList<>();
+        for (String token : tokens) {
+            polling.add(pages.submit(() -> {
+                while (System.nanoTime() - started < pollFor) {
+                    place(voucher, token).expectStatus(200);
+                    Thread.sleep(100);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> page : polling) {
+            page.get(60, TimeUnit.SECONDS);
+        }
+        pages.shutdown();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long letIn = edge.asAdmin("GET", "/admin/vouchers/" + voucher + "/live", null).expectStatus(200).json()
+                .path("room").path("letIn").asLong();
+        // A batch at the first poll, then one each interval: two places every 2 s.
+        long batch = PER_SECOND * 2L;
+        long atMost = batch * ((long) Math.floor(seconds / 2) + 1);
+        assertThat(letIn).as("let in over %.1f s of polling, %d places a batch every 2 s", seconds, batch)
+                .isBetween(batch, atMost);
+    }
+
+    /** Everyone polls at once, as pages do, and buys the moment they are let in; the buyers in the order they bought. */
+    private static List<String> buyInTurn(long voucher, List<String> order, Map<String, String> tokenOf) throws Exception {
+        ExecutorService pages = Executors.newFixedThreadPool(order.size());
+        List<Future<Long>> boughtAt = new ArrayList<>();
+        for (String shopper : order) {
+            String token = tokenOf.get(shopper);
+            boughtAt.add(pages.submit(() -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (System.nanoTime() < deadline) {
+                    JsonNode place = place(voucher, token).expectStatus(200).json();
+                    long placeNumber = place.path("place").asLong();
+                    long letIn = place.path("admittedUpTo").asLong();
+                    switch (place.path("state").asString()) {
+                        case "admitted" -> assertThat(placeNumber).as("let in: within the places let in").isLessThanOrEqualTo(letIn);
+                        case "waiting" -> assertThat(placeNumber).as("waiting: behind the places let in").isGreaterThan(letIn);
+                        default -> { }
+                    }
+                    switch (place.path("state").asString()) {
+                        case "admitted" -> {
+                            Api.Response bought = Handshake.buy(edge, voucher, token, place.path("ticket").asString());
+                            return bought.status() == 201 || bought.status() == 202 ? System.nanoTime() : null;
+                        }
+                        case "sold-out", "admission-lapsed" -> {
+                            return null;
+                        }
+                        default -> Thread.sleep(100);
+                    }
+                }
+                throw new AssertionError("never let in nor told sold out: " + shopper);
+            }));
+        }
+        Map<String, Long> at = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            Long when = boughtAt.get(i).get(90, TimeUnit.SECONDS);
+            if (when != null) {
+                at.put(order.get(i), when);
+            }
+        }
+        pages.shutdown();
+        return at.entrySet().stream().sorted(Map.Entry.comparingByValue()).map(Map.Entry::getKey).toList();
+    }
+
+    private static JsonNode awaitAdmission(long voucher, String token) {
+        return Awaitility.await("let in").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> place(voucher, token).expectStatus(200).json(),
+                        place -> place.path("state").asString().equals("admitted"));
+    }
+
+    private static long createRoomVoucher(int stock, Instant opening) {
+        return edge.asAdmin("POST", "/admin/vouchers", """
+                {"title":"Room voucher","price":9.90,"stock":%d,"beginTime":"%s","endTime":"%s",
+                 "arrivalWindow":"%s","admissionsPerSecond":%d}""".formatted(stock, opening, opening.plusSeconds(3_600),
+                ARRIVAL_WINDOW, PER_SECOND)).expectStatus(201).json().path("id").asLong();
+    }
+
+    private static Api.Response join(long voucher, String token) {
+        // Where tickets are asked, the challenge is solved at the door (given before the opening too).
+        String body = ticketsAsked
+                ? "{\"solution\":\"" + Handshake.solve(Handshake.challenge(edge, voucher, token)) + "\"}" : null;
+        return edge.post("/seckill/" + voucher + "/room", body, "Authorization", "Bearer " + token,
+                "Content-Type", "application/json");
+    }
+
+    private static Api.Response place(long voucher, String token) {
+        return edge.get("/seckill/" + voucher + "/room/place", "Authorization", "Bearer " + token);
+    }
+
+    private static void awaitUntil(Instant moment) throws InterruptedException {
+        long millis = Duration.between(Instant.now(), moment).toMillis();
+        if (millis > 0) {
+            Thread.sleep(millis + 50);
+        }
+    }
+}
