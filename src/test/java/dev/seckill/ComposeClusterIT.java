@@ -4,14 +4,20 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.PacedBurst;
+import dev.seckill.support.RawHttp;
 import dev.seckill.support.TestServers;
 import dev.seckill.support.Tokens;
 import org.junit.jupiter.api.AfterAll;
@@ -55,6 +61,39 @@ class ComposeClusterIT {
     @AfterAll
     static void down() {
         cluster(Map.of(), "down", "-v");
+    }
+
+    /**
+     * Nginx sees each client's own address on the published port: another address of this machine is limited, the
+     * load tools' 127.0.0.1 is not. Through a port Docker publishes itself, every client would come from one
+     * address of Docker's proxy, and either all or none would be limited.
+     */
+    @Test
+    @Order(0)
+    void thePerAddressLimitsCountEachClientsOwnAddress() throws Exception {
+        long voucher = api.createVoucher(1);
+        Map<Integer, Integer> fromAnother = burst("127.0.0.2", "GET /vouchers/" + voucher, 300);
+        assertThat(fromAnother.getOrDefault(429, 0)).as("answers to 127.0.0.2: %s", fromAnother).isGreaterThanOrEqualTo(100);
+        Map<Integer, Integer> fromLoadTools = burst("127.0.0.1", "GET /vouchers/" + voucher, 300);
+        assertThat(fromLoadTools).as("answers to 127.0.0.1").containsOnlyKeys(200);
+    }
+
+    /** {@code requests} sent from {@code from} through Nginx, 32 at a time: how many got each status. */
+    private static Map<Integer, Integer> burst(String from, String requestLine, int requests) throws Exception {
+        Map<Integer, Integer> statuses = new ConcurrentHashMap<>();
+        ExecutorService clients = Executors.newFixedThreadPool(32);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                sent.add(clients.submit(() -> statuses.merge(RawHttp.send(from, NGINX, requestLine, null).status(), 1, Integer::sum)));
+            }
+            for (Future<?> answer : sent) {
+                answer.get();
+            }
+        } finally {
+            clients.shutdown();
+        }
+        return statuses;
     }
 
     @Test

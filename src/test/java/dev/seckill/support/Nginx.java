@@ -14,7 +14,7 @@ import org.awaitility.Awaitility;
 /**
  * A real Nginx ({@link Docker#NGINX}'s, in a {@link HostContainer}) in front of a test instance, with the
  * repository's own rules (nginx/seckill-http.conf,
- * seckill-server.conf, proxy.conf) and only the upstreams (the instance, and this JVM's {@link SandboxProvider} for
+ * seckill-server.conf, proxy.conf, proxy-headers.conf) and only the upstreams (the instance, and this JVM's {@link SandboxProvider} for
  * /sandbox/), the port, the server's name and the exempt addresses of its own, so what the tests prove is what the
  * cluster runs. Like the cluster, it leaves 127.0.0.1 out of the
  * per-IP limits; a test that wants to be limited connects from another loopback address.
@@ -51,7 +51,7 @@ public final class Nginx implements AutoCloseable {
             Files.setPosixFilePermissions(prefix, PosixFilePermissions.fromString("rwxr-xr-x"));
             Files.setPosixFilePermissions(prefix.resolve("temp"), PosixFilePermissions.fromString("rwxrwxrwx"));
             // includes resolve against the main file's folder: put the repository's files beside it
-            for (String shared : List.of("seckill-http.conf", "seckill-server.conf", "proxy.conf")) {
+            for (String shared : List.of("seckill-http.conf", "seckill-server.conf", "proxy.conf", "proxy-headers.conf")) {
                 Files.copy(repoNginx.resolve(shared), prefix.resolve(shared));
             }
             int port = freePort();
@@ -112,7 +112,7 @@ public final class Nginx implements AutoCloseable {
     }
 
     private static String servers(List<Integer> ports) {
-        // one instance: never marked down (a test may stop it on purpose); several: as nginx/nginx.conf
+        // one instance: never marked down (a test may stop it on purpose); several: as nginx/docker.conf
         String health = ports.size() == 1 ? " max_fails=0" : " max_fails=3 fail_timeout=5s";
         return String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + health + ";").toList());
     }
