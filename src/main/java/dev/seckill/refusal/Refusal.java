@@ -58,6 +58,15 @@ public class Refusal extends RuntimeException {
                 + "GET /orders?voucherId=" + voucherId + " tells whether it stands", 0, orderId);
     }
 
+    /**
+     * The sync path's order transaction failed after it began, and MySQL could not be asked whether it committed
+     * after all: the order may stand, under this id, to be looked up rather than bought again.
+     */
+    public static Refusal unconfirmedCommit(long orderId, long voucherId) {
+        return new Refusal(Reason.ORDER_UNCONFIRMED, "MySQL did not answer whether order " + orderId + " was written; "
+                + "GET /orders?voucherId=" + voucherId + " tells whether it stands", 0, orderId);
+    }
+
     public Reason reason() {
         return reason;
     }

@@ -4,6 +4,7 @@ import dev.seckill.sale.PlacedOrder;
 import dev.seckill.sale.Sale;
 
 import java.time.Clock;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import dev.seckill.SyncMode;
@@ -30,6 +31,7 @@ import dev.seckill.voucher.SaleWindowCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.CannotCreateTransactionException;
 
 /**
  * The synchronous seckill path. Cheapest refusals first (memory, then one Redis GET), then the
@@ -96,7 +98,7 @@ class SyncSale implements Sale {
         Decision taken;
         try (HeldLock shopperLock = locks.lockShopper(voucherId, shopperId)) {
             long orderId = ids.next();
-            taken = takeCachedStock(voucherId, shopperId, orderId, tickets, ticket);
+            taken = takeOrGiveBack(voucherId, shopperId, orderId, tickets, ticket);
             if (taken.outcome() == Outcome.ACCEPTED) {
                 return commit(shopperId, voucherId, orderId, replayable);
             }
@@ -134,15 +136,34 @@ class SyncSale implements Sale {
                 .asItIsNow(id -> orders.statusOfOwn(id, shopperId));
     }
 
-    /** Under the shopper's lock, with a unit taken for {@code orderId}: the order's transaction. */
+    /**
+     * Under the shopper's lock, with a unit taken for {@code orderId}: the order's transaction. A refusal, or a
+     * failure before the transaction began, gives the unit back. A transaction that failed after it began may still
+     * have committed (its commit's answer lost): MySQL is asked, and the order stands if it is there, its unit is
+     * given back if it is not, and if MySQL cannot say, the shopper is told the order is unconfirmed, under its id,
+     * and the unit stays held for the sweeper, which settles it by what MySQL has once it answers.
+     */
     private long order(long shopperId, long voucherId, long orderId) {
-        boolean committed = false;
+        boolean settled = false;
         try (HeldLock voucherLock = locks.lockVoucher(voucherId)) {
-            writer.create(orderId, shopperId, voucherId);
-            committed = true;
+            try {
+                writer.create(orderId, shopperId, voucherId);
+            } catch (Refusal | CannotCreateTransactionException notBegun) {
+                throw notBegun;
+            } catch (RuntimeException maybeCommitted) {
+                switch (inMySqlAfterAll(shopperId, voucherId, orderId, maybeCommitted)) {
+                    case YES -> { }
+                    case NO -> throw maybeCommitted;
+                    case UNKNOWN -> {
+                        settled = true;
+                        throw Refusal.unconfirmedCommit(orderId, voucherId);
+                    }
+                }
+            }
+            settled = true;
             meters.accepted(voucherId);
         } finally {
-            if (!committed) {
+            if (!settled) {
                 stock.giveBack(voucherId, orderId);
             }
         }
@@ -159,6 +180,42 @@ class SyncSale implements Sale {
                     orderId, voucherId, e.toString());
         }
         return orderId;
+    }
+
+    private enum Committed { YES, NO, UNKNOWN }
+
+    /** Whether the order whose transaction failed with {@code failure} is in MySQL all the same. */
+    private Committed inMySqlAfterAll(long shopperId, long voucherId, long orderId, RuntimeException failure) {
+        try {
+            OptionalLong inMySql = orders.orderIdInMySql(shopperId, voucherId);
+            return inMySql.isPresent() && inMySql.getAsLong() == orderId ? Committed.YES : Committed.NO;
+        } catch (RuntimeException unknown) {
+            log.warn("Order {} of voucher {}: its transaction failed ({}) and MySQL cannot say whether it committed "
+                    + "({}); its unit stays held until the sweeper finds out", orderId, voucherId, failure.toString(),
+                    unknown.toString());
+            return Committed.UNKNOWN;
+        }
+    }
+
+    /**
+     * Takes a unit for {@code orderId}. A purchase call that failed may have run all the same (its answer lost): the
+     * unit it may have taken goes back at once, so that an answer of 5xx leaves it on sale. If that fails too, the
+     * unit's record stays, and the sweeper returns it after {@code seckill.sync-units.unit-timeout}: no order of it
+     * can commit, since this request ends here.
+     */
+    private Decision takeOrGiveBack(long voucherId, long shopperId, long orderId, Tickets tickets, String ticket) {
+        try {
+            return takeCachedStock(voucherId, shopperId, orderId, tickets, ticket);
+        } catch (RuntimeException failure) {
+            try {
+                stock.giveBack(voucherId, orderId);
+            } catch (RuntimeException alsoFailed) {
+                failure.addSuppressed(alsoFailed);
+                log.warn("Voucher {}: the purchase call for order {} failed, and so did giving back the unit it may have "
+                        + "taken; the sweeper returns it: {}", voucherId, orderId, alsoFailed.toString());
+            }
+            throw failure;
+        }
     }
 
     private Decision takeCachedStock(long voucherId, long shopperId, long orderId, Tickets tickets, String ticket) {
