@@ -60,9 +60,12 @@ for i = 1, orders do
     answers[i] = 1
   elseif buyers[shopper] or redis.call('SISMEMBER', KEYS[2], shopper) == 1 then
     answers[i] = latestOrder or 2
-  elseif tickets and redis.call('GET', KEYS[7 + i]) ~= ARGV[base + 4] then
+  elseif tickets and (redis.call('GET', KEYS[7 + i]) ~= ARGV[base + 4]
+      or (room and not redis.call('ZSCORE', KEYS[8 + orders], shopper))) then
     -- Checked last: a sold-out or already-bought answer needs no ticket, so a shopper whose answer was lost
-    -- gets their order back with the spent one. A ticket is spent only by taking a unit.
+    -- gets their order back with the spent one. A ticket is spent only by taking a unit. A room's admission is
+    -- good only while its shopper is among the open admissions: a fresh sale empties them (RoomStore), so an
+    -- admission of the sale before buys nothing in this one, whatever its ticket's lifetime.
     answers[i] = 5
   else
     if tickets then

@@ -206,6 +206,36 @@ abstract class WaitingRoomSuite {
     }
 
     @Test
+    void aFreshSaleRevokesTheAdmissionsOfTheSaleBefore() throws Exception {
+        Instant opening = Instant.now().plusSeconds(1);
+        long voucher = createRoomVoucher(2, opening);
+        List<String> tokens = edge.mintShoppers(3);
+        awaitUntil(opening);
+        tokens.forEach(token -> join(voucher, token).expectStatus(200));
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        List<String> order = new ArrayList<>();
+        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                .forEach(id -> order.add(id.asString()));
+        Map<String, String> tokenOf = new HashMap<>();
+        tokens.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
+        String first = tokenOf.get(order.get(0));
+        String second = tokenOf.get(order.get(1));
+        awaitAdmission(voucher, first);
+        String secondsEarlierTicket = awaitAdmission(voucher, second).path("ticket").asString();
+
+        // A fresh sale of one unit: the first place is let in again, the second waits, and its admission of the sale
+        // before, its ticket still alive, buys nothing.
+        edge.asAdmin("PUT", "/admin/vouchers/" + voucher + "/stock", "{\"stock\":1,\"deleteOrders\":true}").expectStatus(200);
+        String firstsTicket = awaitAdmission(voucher, first).path("ticket").asString();
+        assertThat(place(voucher, second).json().path("state").asString()).isEqualTo("waiting");
+        Handshake.buy(edge, voucher, second, secondsEarlierTicket).expectProblem(403, "not-admitted");
+        Handshake.buy(edge, voucher, first, firstsTicket).expectStatus(201, 202);
+        JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
     void placesAreLetInAtTheRoomsPaceHoweverManyPoll() throws Exception {
         // As many units as places, nobody buying: only the pace limits who is let in.
         Instant opening = Instant.now().plusSeconds(2);
