@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -103,8 +104,43 @@ class ComposeClusterIT {
         sale("app1 killed -9", () -> docker("kill", "-s", "KILL", app1), () -> cluster(Map.of(), "up"));
     }
 
+    /**
+     * A switch to the sync path right after a sale on the async path and an instance killed -9: both instances are
+     * recreated at once, and the burst that follows (1,000 shoppers twice each for 100 units, as fast as 32 clients
+     * send) must sell every unit, through Nginx, with no 5xx but the sale's own 503s (each of which gives its unit
+     * back). While both restarted, Nginx marked both down, and let one request at a time try each again while every
+     * other got 502 at once. {@code SECKILL_COMPOSE_SWITCHES} repeats it, switching back to async in between (1).
+     */
     @Test
     @Order(2)
+    void aSwitchToTheSyncPathAfterASaleSellsEveryUnitWithNoFiveHundredFromNginx() throws Exception {
+        int switches = Integer.parseInt(System.getenv().getOrDefault("SECKILL_COMPOSE_SWITCHES", "1"));
+        for (int round = 1; round <= switches; round++) {
+            if (round > 1) {
+                cluster(Map.of(), "up");
+            }
+            long asyncVoucher = api.createVoucher(STOCK);
+            PacedBurst.run(NGINX, asyncVoucher, api.mintShoppers(SHOPPERS), Duration.ofSeconds(2), 16, List.of());
+            docker("kill", "-s", "KILL", container("app2"));
+            cluster(Map.of("SECKILL_MODE", "sync"), "up");
+
+            long voucher = api.createVoucher(STOCK);
+            List<String> shoppers = api.mintShoppers(1000);
+            List<String> twice = new ArrayList<>(shoppers);
+            twice.addAll(shoppers);
+            Collections.shuffle(twice);
+            PacedBurst.Result burst = PacedBurst.run(NGINX, voucher, twice, Duration.ofSeconds(1), 32, List.of());
+            JsonNode audit = api.awaitNoPendingOrders(voucher, Duration.ofMinutes(1));
+            System.out.printf("[compose] switch %d/%d to sync: %s; audit %s%n", round, switches, burst.answers(), audit);
+            assertThat(burst.answers().keySet()).as("no 5xx but the sale's own 503s")
+                    .allMatch(answer -> !answer.matches("5\\d\\d .*|no answer") || answer.matches("503 (voucher-busy|backend-unavailable)"));
+            assertThat(audit.path("orders").asInt()).as("every unit sold: %s", audit).isEqualTo(STOCK);
+            assertThat(audit.path("consistent").asBoolean()).as("the audit: %s", audit).isTrue();
+        }
+    }
+
+    @Test
+    @Order(3)
     void withSentinelsTheMasterKilledMidBurstLosesNothingAndOversellsNothing() throws Exception {
         cluster(Map.of("SECKILL_REDIS_HA", "sentinel"), "up");
         String master = container(cluster(Map.of("SECKILL_REDIS_HA", "sentinel"), "redis-master").strip());
@@ -113,7 +149,7 @@ class ComposeClusterIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     @EnabledIfEnvironmentVariable(named = "SECKILL_COMPOSE_TEST", matches = "cluster")
     void onARedisClusterTheMasterOfTheVouchersSlotKilledMidBurstLosesNothing() throws Exception {
         Map<String, String> redisCluster = Map.of("SECKILL_REDIS_HA", "cluster");

@@ -112,9 +112,13 @@ public final class Nginx implements AutoCloseable {
     }
 
     private static String servers(List<Integer> ports) {
-        // one instance: never marked down (a test may stop it on purpose); several: as nginx/docker.conf
-        String health = ports.size() == 1 ? " max_fails=0" : " max_fails=3 fail_timeout=5s";
-        return String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + health + ";").toList());
+        // one instance: never marked down (a test may stop it on purpose); several: as nginx/docker.conf, with
+        // the same again as backups, never marked down
+        if (ports.size() == 1) {
+            return "server 127.0.0.1:" + ports.get(0) + " max_fails=0;";
+        }
+        return String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + " max_fails=3 fail_timeout=5s;").toList())
+                + "\n" + String.join("\n", ports.stream().map(p -> "server 127.0.0.1:" + p + " backup max_fails=0;").toList());
     }
 
     /** Removes the container (SIGKILL: no request of a test is in flight when it closes its Nginx). */
