@@ -2,7 +2,8 @@
 -- KEYS[1] places (sorted set)   KEYS[2] late arrivals' counter   KEYS[3] the draw's marker
 -- KEYS[4] the solved challenge, when the join needs one (all hash-tagged {voucherId})
 -- ARGV[1] the shopper   ARGV[2] their lottery number (below 2^52, decimal), or '' when the caller's clock says the
---         arrival window has closed   ARGV[3] how long the solution is remembered (ms)
+--         arrival window has closed   ARGV[3] how long the solution is remembered (ms)   ARGV[4] when the room's keys
+--         expire (epoch ms: some time after the sale ends; every write sets it again, as SET clears it)
 -- Returns {outcome, rank}: outcome 1 joined the draw, 2 joined behind it, 0 was in the room before (nothing
 -- written, the solution not spent), -1 the solution was used before (nothing written); rank from 0, -1 for none.
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
@@ -14,7 +15,7 @@ end
 -- The first caller whose clock says the window closed closes it for everyone: a join an instance with a slower
 -- clock sends afterwards queues behind instead of changing a draw that may have been published.
 if ARGV[2] == '' then
-  redis.call('SET', KEYS[3], '1')
+  redis.call('SET', KEYS[3], '1', 'PXAT', ARGV[4])
 end
 local outcome
 if redis.call('EXISTS', KEYS[3]) == 0 then
@@ -24,7 +25,9 @@ else
   -- 2^52 and up: behind every lottery number, in arrival order; exact in a sorted set's double below 2^53.
   -- Formatted here, as Lua would write a number this large with an exponent.
   local arrival = redis.call('INCR', KEYS[2])
+  redis.call('PEXPIREAT', KEYS[2], ARGV[4])
   redis.call('ZADD', KEYS[1], string.format('%.0f', 4503599627370496 + arrival), ARGV[1])
   outcome = 2
 end
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 return {outcome, redis.call('ZRANK', KEYS[1], ARGV[1])}

@@ -7,22 +7,24 @@
 -- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
 -- ARGV[1] the shopper   ARGV[2] '1' when the caller's clock says the arrival window has closed   ARGV[3] batch size
 -- ARGV[4] batch interval (ms)   ARGV[5] how long an admission lasts (ms)   ARGV[6] a new ticket, used if the
--- shopper's admission has none yet
--- Returns {state, rank, admitted, size, stock, ticket, ms left}: state 0 not in the room, 1 the draw is still open
+-- shopper's admission has none yet   ARGV[7] when the room's keys expire (epoch ms: some time after the sale ends;
+-- every write sets it again, as SET clears it)
+-- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is still open
 -- (no place yet), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
 -- out unused, 5 nothing is left to sell (for now: units that come back reopen the room), 6 let in and the
--- admission spent by a purchase; stock -1 when the counter is not in Redis.
+-- admission spent by a purchase; stock -1 when the counter is not in Redis; held: the units the open admissions hold
+-- now (each admitted shopper may buy one), so that a waiting place is told what is free for those ahead of it.
 local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
 local size = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]) or '-1')
 if not rank then
-  return {0, -1, 0, size, stock, '', 0}
+  return {0, -1, 0, size, stock, '', 0, 0}
 end
 if redis.call('EXISTS', KEYS[2]) == 0 then
   if ARGV[2] ~= '1' then
-    return {1, -1, 0, size, stock, '', 0}
+    return {1, -1, 0, size, stock, '', 0, 0}
   end
-  redis.call('SET', KEYS[2], '1')
+  redis.call('SET', KEYS[2], '1', 'PXAT', ARGV[7])
 end
 -- The pace is kept by Redis's clock, read as the script runs: polls run one at a time, so each sees the time the one
 -- before it wrote. A caller's clock is read before the request waits its turn; a poll that read it earlier and ran
@@ -46,30 +48,32 @@ if stock > 0 and admitted < size and (now >= due or due > now + interval) then
       redis.call('ZADD', KEYS[8], now + lifetime, shopper)
       redis.call('HSET', KEYS[5], shopper, now)
     end
+    redis.call('PEXPIREAT', KEYS[8], ARGV[7])
+    redis.call('PEXPIREAT', KEYS[5], ARGV[7])
     admitted = admitted + letIn
-    redis.call('SET', KEYS[3], admitted)
+    redis.call('SET', KEYS[3], admitted, 'PXAT', ARGV[7])
   end
-  redis.call('SET', KEYS[4], now + interval)
+  redis.call('SET', KEYS[4], now + interval, 'PXAT', ARGV[7])
 end
 -- Nothing left to sell: the room says so to everyone, let in or not.
 if stock == 0 then
-  return {5, rank, admitted, size, stock, '', 0}
+  return {5, rank, admitted, size, stock, '', 0, 0}
 end
 if rank >= admitted then
-  return {2, rank, admitted, size, stock, '', 0}
+  return {2, rank, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}
 end
 local left = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or now) + lifetime - now
 if left <= 0 then
-  return {4, rank, admitted, size, stock, '', 0}
+  return {4, rank, admitted, size, stock, '', 0, 0}
 end
 -- One admission each: its ticket is issued at the first poll after the shopper was let in and lives as long as the
 -- admission. No ticket and no open admission: a purchase spent it.
 local ticket = redis.call('GET', KEYS[6])
 if not ticket then
   if not redis.call('ZSCORE', KEYS[8], ARGV[1]) then
-    return {6, rank, admitted, size, stock, '', left}
+    return {6, rank, admitted, size, stock, '', left, 0}
   end
   ticket = ARGV[6]
   redis.call('SET', KEYS[6], ticket, 'PX', left)
 end
-return {3, rank, admitted, size, stock, ticket, left}
+return {3, rank, admitted, size, stock, ticket, left, 0}

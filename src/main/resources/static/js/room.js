@@ -120,6 +120,13 @@
         show('In the draw: places are drawn at ' + CLOCK.format(new Date(p.drawAt)) + ' (' + NUMBER.format(p.waiting)
           + ' in the room)', 'Everyone who joins before then gets a place by the lottery below, however fast they clicked.',
           p.state);
+      } else if (p.state === 'waiting' && p.turnLikely === false) {
+        // No time promised where the units run out first: the numbers, and what could still bring the turn.
+        endAdmission();
+        show('You are ' + ordinal(p.place) + ' · units will likely run out before your turn',
+          NUMBER.format(p.unitsLeft) + (p.unitsLeft === 1 ? ' unit' : ' units') + ' left for the '
+          + NUMBER.format(p.ahead) + ' ahead of you; places move on when a turn goes unused or an order is cancelled',
+          p.state);
       } else if (p.state === 'waiting') {
         endAdmission();
         show('You are ' + ordinal(p.place) + (p.etaSeconds != null ? ' · ' + about(p.etaSeconds) : ''),

@@ -1,17 +1,24 @@
 package dev.seckill.sale.room;
 
+import java.time.Duration;
+
 import dev.seckill.web.security.CurrentShopper;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.WebRequest;
 
 /**
  * A voucher's waiting room: joining and the live place for scripts ({@code /seckill/...}, bearer token) and the buy
@@ -49,10 +56,45 @@ class RoomController {
         return ResponseEntity.ok().cacheControl(CacheControl.noCache()).body(rooms.announcement(voucherId));
     }
 
-    /** Final once drawn: a shared cache may keep it. */
+    /**
+     * Final once drawn: a shared cache may keep it, a client that has it is answered 304 for its ETag, and one that
+     * takes gzip gets the body gzipped (the list grows with the room: 20,000 entrants are about 420 KB).
+     */
     @GetMapping("/vouchers/{voucherId}/room/draw")
-    ResponseEntity<RoomDraw> draw(@PathVariable @Positive long voucherId) {
-        return ResponseEntity.ok().cacheControl(CacheControl.maxAge(java.time.Duration.ofMinutes(5)).cachePublic())
-                .body(rooms.draw(voucherId));
+    ResponseEntity<byte[]> draw(@PathVariable @Positive long voucherId,
+            @RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) String acceptEncoding,
+            WebRequest request) {
+        PublishedDraws.PublishedDraw published = rooms.publishedDraw(voucherId);
+        CacheControl cache = CacheControl.maxAge(Duration.ofMinutes(5)).cachePublic();
+        if (request.checkNotModified(published.etag())) {
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).cacheControl(cache).eTag(published.etag()).build();
+        }
+        boolean gzip = acceptsGzip(acceptEncoding);
+        ResponseEntity.BodyBuilder answer = ResponseEntity.ok().cacheControl(cache).eTag(published.etag())
+                .varyBy(HttpHeaders.ACCEPT_ENCODING).contentType(MediaType.APPLICATION_JSON);
+        if (gzip) {
+            answer.header(HttpHeaders.CONTENT_ENCODING, "gzip");
+        }
+        return answer.body(gzip ? published.gzipped() : published.json());
+    }
+
+    /** Whether an Accept-Encoding takes gzip: named, and not with q=0. */
+    static boolean acceptsGzip(String acceptEncoding) {
+        if (acceptEncoding == null) {
+            return false;
+        }
+        for (String coding : acceptEncoding.split(",")) {
+            String[] parts = coding.trim().split(";");
+            if (parts[0].trim().equalsIgnoreCase("gzip")) {
+                for (int i = 1; i < parts.length; i++) {
+                    String parameter = parts[i].trim().replace(" ", "");
+                    if (parameter.matches("(?i)q=0(\\.0{0,3})?")) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -10,12 +10,18 @@ import java.time.Instant;
  * @param ahead             places before theirs not yet let in; null until drawn
  * @param admittedUpTo      how many places from the front have been let in
  * @param waiting           everyone in the room (let in or not)
- * @param etaSeconds        about how long until their turn at the room's rate; null once let in or before the draw
+ * @param etaSeconds        about how long until their turn at the room's rate, while units are free for everyone
+ *                          ahead and for them; null otherwise, once let in and before the draw
+ * @param unitsLeft         while waiting: the units left that no admitted shopper holds (each may buy one)
+ * @param turnLikely        while waiting: whether those units reach their place if everyone ahead buys; false: the
+ *                          units will likely run out first (their turn comes only as admissions go unused or units
+ *                          come back)
  * @param drawAt            when the arrival window closes and the lottery is drawn
  * @param ticket            the admission, while they are let in: the purchase's {@code Seckill-Ticket}
  * @param ticketExpiresInSeconds how long the admission lasts yet
  * @param pollAfterSeconds  when to ask again
  */
 public record RoomPlace(String state, Long place, Long ahead, long admittedUpTo, long waiting, Long etaSeconds,
-        Instant drawAt, String ticket, Long ticketExpiresInSeconds, long pollAfterSeconds) {
+        Long unitsLeft, Boolean turnLikely, Instant drawAt, String ticket, Long ticketExpiresInSeconds,
+        long pollAfterSeconds) {
 }

@@ -18,13 +18,16 @@ import org.springframework.validation.annotation.Validated;
  * @param admissionLifetime how long a shopper who was let in may buy: long enough to click, short enough that a
  *                          shopper who walked away does not keep the place; once, never again
  * @param pollInterval      how often the room's page asks for its place: the page's pace, given to it in every answer
+ * @param keepAfterSale     how long a room's keys stay in Redis after its sale ends (the dashboard's numbers), set
+ *                          anew by every join and poll, so that a sale's end moved later moves it too
  */
 @Validated
 @ConfigurationProperties("seckill.room")
 public record RoomSettings(
         @DefaultValue("1s") @NotNull @DurationMin(millis = 100) @DurationMax(seconds = 60) Duration batchInterval,
         @DefaultValue("60s") @NotNull @DurationMin(seconds = 5) @DurationMax(minutes = 30) Duration admissionLifetime,
-        @DefaultValue("2s") @NotNull @DurationMin(millis = 500) @DurationMax(seconds = 60) Duration pollInterval) {
+        @DefaultValue("2s") @NotNull @DurationMin(millis = 500) @DurationMax(seconds = 60) Duration pollInterval,
+        @DefaultValue("1h") @NotNull @DurationMin(seconds = 1) Duration keepAfterSale) {
 
     /** How many places a batch lets in, for a room that lets {@code perSecond} in a second; at least one. */
     int batchSize(int perSecond) {

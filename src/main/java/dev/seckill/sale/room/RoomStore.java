@@ -1,6 +1,7 @@
 package dev.seckill.sale.room;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,8 +23,12 @@ class RoomStore {
         ALREADY_IN, IN_THE_DRAW, BEHIND_THE_DRAW, SOLUTION_SPENT
     }
 
-    /** What a poll found; {@code rank} from 0 (-1: none yet), {@code stock} -1 when its counter is not in Redis. */
-    record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft) {
+    /**
+     * What a poll found; {@code rank} from 0 (-1: none yet), {@code stock} -1 when its counter is not in Redis,
+     * {@code held} the units open admissions hold (told to a waiting place only, else 0).
+     */
+    record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft,
+            long held) {
     }
 
     private final LuaScript join;
@@ -43,15 +48,18 @@ class RoomStore {
     /**
      * @param lotteryNumber null once the caller's clock says the arrival window has closed
      * @param solvedChallenge spent with the join when not null, remembered for {@code remembered}
+     * @param keysExpireAt when the room's keys go (some time after the sale ends)
      */
-    Joined join(long voucherId, long shopperId, Long lotteryNumber, String solvedChallenge, Duration remembered) {
+    Joined join(long voucherId, long shopperId, Long lotteryNumber, String solvedChallenge, Duration remembered,
+            Instant keysExpireAt) {
         List<Object> keys = new ArrayList<>(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
                 VoucherKeys.roomDrawn(voucherId)));
         if (solvedChallenge != null) {
             keys.add(VoucherKeys.solvedChallenge(voucherId, solvedChallenge));
         }
         List<Object> answer = join.evalList(keys, Long.toString(shopperId),
-                lotteryNumber == null ? "" : Long.toString(lotteryNumber), remembered.toMillis());
+                lotteryNumber == null ? "" : Long.toString(lotteryNumber), remembered.toMillis(),
+                keysExpireAt.toEpochMilli());
         JoinOutcome outcome = switch (((Number) answer.get(0)).intValue()) {
             case 0 -> JoinOutcome.ALREADY_IN;
             case 1 -> JoinOutcome.IN_THE_DRAW;
@@ -63,14 +71,16 @@ class RoomStore {
 
     /** Admissions are paced and timed by Redis's clock ({@code room-place.lua}); the caller's only says the draw is due. */
     Polled poll(long voucherId, long shopperId, boolean drawDue, int batchSize, Duration batchInterval,
-            Duration admissionLifetime, String newTicket) {
+            Duration admissionLifetime, String newTicket, Instant keysExpireAt) {
         List<Object> answer = place.evalList(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId),
                 VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
                 VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.ticket(voucherId, shopperId),
                 VoucherKeys.stock(voucherId), VoucherKeys.roomOpenAdmissions(voucherId)), Long.toString(shopperId),
-                drawDue ? "1" : "0", batchSize, batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket);
+                drawDue ? "1" : "0", batchSize, batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket,
+                keysExpireAt.toEpochMilli());
         return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
-                number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6));
+                number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6),
+                number(answer, 7));
     }
 
     /** The lottery's entrants in place order; null while the draw is open. */

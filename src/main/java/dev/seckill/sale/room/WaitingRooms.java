@@ -5,8 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Reason;
@@ -37,15 +35,17 @@ public class WaitingRooms {
     private final boolean challengeAtJoin;
     private final ShopperRateLimits limits;
     private final Clock clock;
-    private final Map<Long, RoomDraw> published = new ConcurrentHashMap<>();
+    private final PublishedDraws published;
     private final StreamReconciler stockRebuild;
 
     /** The longest a waiting page is told to wait before it asks again. */
     static final long MAX_POLL_AFTER_SECONDS = 30;
 
     WaitingRooms(SaleWindowCache windows, RoomStore store, RoomSettings settings, PurchaseTickets tickets,
-            TicketSettings ticketSettings, ShopperRateLimits limits, Clock clock, StreamReconciler stockRebuild) {
+            TicketSettings ticketSettings, ShopperRateLimits limits, Clock clock, StreamReconciler stockRebuild,
+            PublishedDraws published) {
         this.stockRebuild = stockRebuild;
+        this.published = published;
         this.windows = windows;
         this.store = store;
         this.settings = settings;
@@ -76,7 +76,8 @@ public class WaitingRooms {
         boolean drawDue = !now.isBefore(room.drawAt(window.begin()));
         RoomStore.Joined joined = store.join(voucherId, shopperId,
                 drawDue ? null : RoomLottery.number(room.seed(), shopperId),
-                spent == null ? null : spent.challenge(), spent == null ? Duration.ZERO : spent.remembered());
+                spent == null ? null : spent.challenge(), spent == null ? Duration.ZERO : spent.remembered(),
+                keysExpireAt(window));
         if (joined.outcome() == RoomStore.JoinOutcome.SOLUTION_SPENT) {
             throw new Refusal(Reason.CHALLENGE_SPENT);
         }
@@ -95,23 +96,24 @@ public class WaitingRooms {
 
     /** The lottery as published: the commitment always, the seed and the order once the arrival window has closed. */
     public RoomDraw draw(long voucherId) {
+        return publishedDraw(voucherId).draw();
+    }
+
+    /** {@link #draw}, as it is sent (encoded once per instance: {@link PublishedDraws}). */
+    PublishedDraws.PublishedDraw publishedDraw(long voucherId) {
         SaleWindow window = windows.require(voucherId);
         WaitingRoom room = roomOf(window);
         Instant drawAt = room.drawAt(window.begin());
-        Instant now = clock.instant();
-        RoomDraw known = published.get(voucherId);
-        if (known != null) {
-            return known;
-        }
-        if (now.isBefore(drawAt)) {
-            long secondsLeft = Math.max(1, Duration.between(now, drawAt).plusMillis(999).toSeconds());
-            throw new Refusal(Reason.DRAW_NOT_YET, "The lottery is drawn at " + drawAt + ", in " + secondsLeft
-                    + " s; its commitment: " + RoomLottery.commitment(room.seed()), secondsLeft, 0);
-        }
-        // Final once drawn (a join after the draw queues behind it): read from Redis once per instance, however many
-        // ask at the moment of the draw (the list grows with the room).
-        return published.computeIfAbsent(voucherId, id -> new RoomDraw(id, window.begin(), drawAt,
-                RoomLottery.commitment(room.seed()), room.seed(), List.copyOf(store.draw(id, true)), RoomDraw.RULE));
+        return published.get(voucherId, () -> {
+            Instant now = clock.instant();
+            if (now.isBefore(drawAt)) {
+                long secondsLeft = Math.max(1, Duration.between(now, drawAt).plusMillis(999).toSeconds());
+                throw new Refusal(Reason.DRAW_NOT_YET, "The lottery is drawn at " + drawAt + ", in " + secondsLeft
+                        + " s; its commitment: " + RoomLottery.commitment(room.seed()), secondsLeft, 0);
+            }
+            return new RoomDraw(voucherId, window.begin(), drawAt, RoomLottery.commitment(room.seed()), room.seed(),
+                    List.copyOf(store.draw(voucherId, true)), RoomDraw.RULE);
+        });
     }
 
     /** What anyone may know of the room before the draw: when it opens and draws, and the seed's commitment. */
@@ -127,7 +129,7 @@ public class WaitingRooms {
     void freshSale(VoucherStockChanged changed) {
         if (changed.ordersDeleted() && windows.find(changed.voucherId()).filter(SaleWindow::hasRoom).isPresent()) {
             store.restartAdmissions(changed.voucherId());
-            published.remove(changed.voucherId());
+            published.forget(changed.voucherId());
         }
     }
 
@@ -140,7 +142,7 @@ public class WaitingRooms {
         Instant drawAt = room.drawAt(window.begin());
         RoomStore.Polled polled = store.poll(voucherId, shopperId, !now.isBefore(drawAt),
                 settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
-                tickets.newTicket());
+                tickets.newTicket(), keysExpireAt(window));
         if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
             // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room
             // lets nobody in without it.
@@ -149,23 +151,34 @@ public class WaitingRooms {
         long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
         return switch (polled.state()) {
             case NOT_IN_ROOM -> throw new Refusal(Reason.NOT_IN_WAITING_ROOM);
-            case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, drawAt, null,
-                    null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
-            case WAITING, SOLD_OUT -> {
+            case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, null, null,
+                    drawAt, null, null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
+            case WAITING -> {
                 long ahead = Math.max(0, polled.rank() - polled.admitted());
-                boolean soldOut = polled.state() == PlaceState.SOLD_OUT;
+                // What the admitted shoppers hold is not free for anyone behind them: a place is told a time only if
+                // the units left reach it when everyone ahead buys, else that they will likely run out first.
+                long free = Math.max(0, polled.stock() - polled.held());
+                boolean likely = ahead < free;
                 long eta = (long) Math.ceil((ahead + 1) / (double) room.admissionsPerSecond());
-                // Sold out, units come back only when an order goes unpaid or is cancelled: no hurry to ask again. Far
-                // back in the queue, neither: a fifth of the wait, so a large room's polls do not grow with it.
-                long after = soldOut ? 3 * pollAfter : Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+                // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
+                long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
                 yield new RoomPlace(name(polled.state()), polled.rank() + 1, ahead, polled.admitted(), polled.size(),
-                        soldOut ? null : eta, drawAt, null, null, after);
+                        likely ? eta : null, free, likely, drawAt, null, null, after);
             }
+            // Units come back only when an order goes unpaid or is cancelled: no hurry to ask again.
+            case SOLD_OUT -> new RoomPlace(name(polled.state()), polled.rank() + 1,
+                    Math.max(0, polled.rank() - polled.admitted()), polled.admitted(), polled.size(), null, 0L, false,
+                    drawAt, null, null, 3 * pollAfter);
             case ADMITTED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(), polled.size(),
-                    null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter);
+                    null, null, null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter);
             case ADMISSION_LAPSED, ADMISSION_USED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(),
-                    polled.size(), null, drawAt, null, null, pollAfter);
+                    polled.size(), null, null, null, drawAt, null, null, pollAfter);
         };
+    }
+
+    /** A room's keys stay while its sale runs, and {@code keep-after-sale} after it ends, for the dashboard. */
+    private Instant keysExpireAt(SaleWindow window) {
+        return window.end().plus(settings.keepAfterSale());
     }
 
     private static WaitingRoom roomOf(SaleWindow window) {

@@ -61,6 +61,8 @@ abstract class WaitingRoomSuite {
         // JVM; short enough for the lapse to be waited out.
         settings.put("seckill.room.admission-lifetime", "15s");
         settings.put("seckill.rate-limit.room-polls.permits", "1000");
+        // a room's keys go this long after its sale ends
+        settings.put("seckill.room.keep-after-sale", "2s");
         settings.put("seckill.rate-limit.tickets.permits", "1000");
         settings.put("seckill.tickets.required", Boolean.toString(tickets));
         settings.put("seckill.tickets.challenge-difficulty", "2000");
@@ -139,7 +141,16 @@ abstract class WaitingRoomSuite {
         JsonNode waiting = place(voucher, stranger).expectStatus(200).json();
         assertThat(waiting.path("state").asString()).isEqualTo("waiting");
         assertThat(waiting.path("place").asLong()).isEqualTo(ENTRANTS);
-        assertThat(waiting.path("etaSeconds").asLong()).isPositive();
+        // Far beyond the units: told they will likely run out first, not given a time.
+        assertThat(waiting.path("turnLikely").asBoolean(true)).as("%s", waiting).isFalse();
+        assertThat(waiting.path("etaSeconds").isNull()).as("%s", waiting).isTrue();
+        assertThat(waiting.path("unitsLeft").asLong()).isLessThanOrEqualTo(STOCK);
+        String secondPlace = tokenOf.get(order.get(1));
+        JsonNode near = place(voucher, secondPlace).expectStatus(200).json();
+        if (near.path("state").asString().equals("waiting")) {
+            assertThat(near.path("turnLikely").asBoolean()).as("the second of %d units: %s", STOCK, near).isTrue();
+            assertThat(near.path("etaSeconds").asLong()).isPositive();
+        }
 
         List<String> bought = buyInTurn(voucher, order, tokenOf);
         // Each batch buys within its interval, so the units go to the first places, whichever of a batch clicked first.
@@ -178,6 +189,12 @@ abstract class WaitingRoomSuite {
         // The first is let in and walks away: after its lifetime the admission is gone, and buys nothing.
         String walkedAway = tokenOf.get(order.get(0));
         String unused = awaitAdmission(voucher, walkedAway).path("ticket").asString();
+        // While that admission holds the one unit, the next place is promised no time.
+        JsonNode behindIt = place(voucher, tokenOf.get(order.get(1))).expectStatus(200).json();
+        assertThat(behindIt.path("state").asString()).isEqualTo("waiting");
+        assertThat(behindIt.path("unitsLeft").asLong()).as("%s", behindIt).isZero();
+        assertThat(behindIt.path("turnLikely").asBoolean(true)).isFalse();
+        assertThat(behindIt.path("etaSeconds").isNull()).isTrue();
         Awaitility.await("the admission lapses").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> place(voucher, walkedAway).json().path("state").asString(), "admission-lapsed"::equals);
         Handshake.buy(edge, voucher, walkedAway, unused).expectProblem(403, "not-admitted");
@@ -233,6 +250,32 @@ abstract class WaitingRoomSuite {
         JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
         assertThat(audit.path("orders").asLong()).isEqualTo(1);
         assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
+    void aRoomsKeysLeaveRedisOnceItsSaleHasEnded() throws Exception {
+        Instant opening = Instant.now().plusSeconds(1);
+        Instant end = opening.plus(ARRIVAL_WINDOW).plusSeconds(4);
+        long voucher = edge.asAdmin("POST", "/admin/vouchers", """
+                {"title":"Short room","price":9.90,"stock":1,"beginTime":"%s","endTime":"%s",
+                 "arrivalWindow":"%s","admissionsPerSecond":%d}""".formatted(opening, end, ARRIVAL_WINDOW, PER_SECOND))
+                .expectStatus(201).json().path("id").asLong();
+        List<String> tokens = edge.mintShoppers(2);
+        awaitUntil(opening);
+        tokens.forEach(token -> join(voucher, token).expectStatus(200));
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        tokens.forEach(token -> place(voucher, token).expectStatus(200));
+        assertThat(roomNumbers(voucher).path("inRoom").asLong()).as("while the sale runs").isEqualTo(2);
+        assertThat(roomNumbers(voucher).path("letIn").asLong()).isPositive();
+
+        awaitUntil(end.plusSeconds(2));
+        Awaitility.await("the room's keys expire").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+                .until(() -> roomNumbers(voucher).path("inRoom").asLong() == 0 && roomNumbers(voucher).path("letIn").asLong() == 0
+                        && !roomNumbers(voucher).path("drawn").asBoolean());
+    }
+
+    private static JsonNode roomNumbers(long voucher) {
+        return edge.asAdmin("GET", "/admin/vouchers/" + voucher + "/live", null).expectStatus(200).json().path("room");
     }
 
     @Test
