@@ -174,23 +174,14 @@ abstract class WaitingRoomSuite {
 
     @Test
     void anAdmissionLapsesUnusedAndAUnitThatComesBackLetsTheNextPlaceIn() throws Exception {
-        Instant opening = Instant.now().plusSeconds(1);
-        long voucher = createRoomVoucher(1, opening);
-        List<String> tokens = edge.mintShoppers(3);
-        awaitUntil(opening);
-        tokens.forEach(token -> join(voucher, token).expectStatus(200));
-        awaitUntil(opening.plus(ARRIVAL_WINDOW));
-        List<String> order = new ArrayList<>();
-        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
-                .forEach(id -> order.add(id.asString()));
-        Map<String, String> tokenOf = new HashMap<>();
-        tokens.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
+        DrawnRoom room = drawnRoom(1, 3);
+        long voucher = room.voucher();
 
         // The first is let in and walks away: after its lifetime the admission is gone, and buys nothing.
-        String walkedAway = tokenOf.get(order.get(0));
+        String walkedAway = room.inPlaceOrder().get(0);
         String unused = awaitAdmission(voucher, walkedAway).path("ticket").asString();
         // While that admission holds the one unit, the next place is promised no time.
-        JsonNode behindIt = place(voucher, tokenOf.get(order.get(1))).expectStatus(200).json();
+        JsonNode behindIt = place(voucher, room.inPlaceOrder().get(1)).expectStatus(200).json();
         assertThat(behindIt.path("state").asString()).isEqualTo("waiting");
         assertThat(behindIt.path("unitsLeft").asLong()).as("%s", behindIt).isZero();
         assertThat(behindIt.path("turnLikely").asBoolean(true)).isFalse();
@@ -200,10 +191,10 @@ abstract class WaitingRoomSuite {
         Handshake.buy(edge, voucher, walkedAway, unused).expectProblem(403, "not-admitted");
 
         // The second buys the one unit; the third is told sold out until that order is cancelled.
-        String second = tokenOf.get(order.get(1));
+        String second = room.inPlaceOrder().get(1);
         String orderId = Handshake.buy(edge, voucher, second, awaitAdmission(voucher, second).path("ticket").asString())
                 .expectStatus(201, 202).json().path("orderId").asString();
-        String third = tokenOf.get(order.get(2));
+        String third = room.inPlaceOrder().get(2);
         Awaitility.await("sold out for the third").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
                 .until(() -> place(voucher, third).json().path("state").asString(), "sold-out"::equals);
         edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
@@ -224,19 +215,10 @@ abstract class WaitingRoomSuite {
 
     @Test
     void aFreshSaleRevokesTheAdmissionsOfTheSaleBefore() throws Exception {
-        Instant opening = Instant.now().plusSeconds(1);
-        long voucher = createRoomVoucher(2, opening);
-        List<String> tokens = edge.mintShoppers(3);
-        awaitUntil(opening);
-        tokens.forEach(token -> join(voucher, token).expectStatus(200));
-        awaitUntil(opening.plus(ARRIVAL_WINDOW));
-        List<String> order = new ArrayList<>();
-        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
-                .forEach(id -> order.add(id.asString()));
-        Map<String, String> tokenOf = new HashMap<>();
-        tokens.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
-        String first = tokenOf.get(order.get(0));
-        String second = tokenOf.get(order.get(1));
+        DrawnRoom room = drawnRoom(2, 3);
+        long voucher = room.voucher();
+        String first = room.inPlaceOrder().get(0);
+        String second = room.inPlaceOrder().get(1);
         awaitAdmission(voucher, first);
         String secondsEarlierTicket = awaitAdmission(voucher, second).path("ticket").asString();
 
@@ -281,12 +263,9 @@ abstract class WaitingRoomSuite {
     @Test
     void placesAreLetInAtTheRoomsPaceHoweverManyPoll() throws Exception {
         // As many units as places, nobody buying: only the pace limits who is let in.
-        Instant opening = Instant.now().plusSeconds(2);
-        long voucher = createRoomVoucher(ENTRANTS, opening);
-        List<String> tokens = edge.mintShoppers(ENTRANTS);
-        awaitUntil(opening);
-        tokens.forEach(token -> join(voucher, token).expectStatus(200));
-        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        DrawnRoom room = drawnRoom(ENTRANTS, ENTRANTS);
+        long voucher = room.voucher();
+        List<String> tokens = room.inPlaceOrder();
 
         // Every page polls ten times a second from both instances, so polls overlap on their way into Redis.
         long started = System.nanoTime();
@@ -362,6 +341,26 @@ abstract class WaitingRoomSuite {
         return Awaitility.await("let in").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
                 .until(() -> place(voucher, token).expectStatus(200).json(),
                         place -> place.path("state").asString().equals("admitted"));
+    }
+
+    /** A room voucher and its shoppers' tokens in the order the lottery placed them. */
+    record DrawnRoom(long voucher, List<String> inPlaceOrder) {
+    }
+
+    /** A room of {@code stock} units that {@code shoppers} joined in its arrival window, drawn. */
+    private static DrawnRoom drawnRoom(int stock, int shoppers) throws InterruptedException {
+        Instant opening = Instant.now().plusSeconds(1);
+        long voucher = createRoomVoucher(stock, opening);
+        List<String> tokens = edge.mintShoppers(shoppers);
+        awaitUntil(opening);
+        tokens.forEach(token -> join(voucher, token).expectStatus(200));
+        awaitUntil(opening.plus(ARRIVAL_WINDOW));
+        Map<String, String> tokenOf = new HashMap<>();
+        tokens.forEach(token -> tokenOf.put(Long.toString(Tokens.shopperId(token)), token));
+        List<String> inPlaceOrder = new ArrayList<>();
+        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                .forEach(id -> inPlaceOrder.add(tokenOf.get(id.asString())));
+        return new DrawnRoom(voucher, inPlaceOrder);
     }
 
     private static long createRoomVoucher(int stock, Instant opening) {
