@@ -87,7 +87,7 @@
     var timer = document.getElementById('room-timer');
     var base = '/shop/seckill/' + encodeURIComponent(button.dataset.voucher) + '/room';
     var joined = false, joining = false, stopped = false, state = null, held = null;
-    var next = null, admission = null, busyUntil = 0;
+    var next = null, admission = null, busyUntil = 0, joinRetries = 0;
 
     function show(headline, more, kind) {
       place.textContent = headline;
@@ -231,6 +231,7 @@
         var code = a.body && a.body.code;
         if (a.status === 200) {
           joined = true;
+          joinRetries = 0;
           ui.say('', '');
           ui.challengeDone();
           render(a.body);
@@ -247,6 +248,9 @@
           window.location.assign('/sign-in?expired&next=' + encodeURIComponent(window.location.pathname));
           return;
         }
+        if (a.status >= 500 && joinAgain(a.retry)) {
+          return;
+        }
         var words = problemWords(a);
         if (code === 'sale-not-started' && a.body.detail) {
           words += ' ' + a.body.detail + '.';
@@ -259,9 +263,31 @@
         refresh();
       }).catch(function () {
         joining = false;
+        if (joinAgain(2)) {
+          return;
+        }
         ui.say('No answer from the shop. Please try again: joining twice still holds one place.', 'error');
         refresh();
       });
+    }
+
+    /**
+     * A join the shop could not answer (an instance lost on the way, no answer at all) is sent again by the page, a
+     * few times: joining twice still holds one place. False once it has tried enough: the button is the shopper's.
+     */
+    function joinAgain(afterSeconds) {
+      if (joinRetries >= 5) {
+        return false;
+      }
+      joinRetries++;
+      joining = true;
+      refresh();
+      ui.say('The shop did not answer; joining again…', 'PLACING');
+      setTimeout(function () {
+        joining = false;
+        join();
+      }, Math.max(1, afterSeconds || 1) * 1000);
+      return true;
     }
 
     /** The button's words and whether it may be clicked, at every tick of the page's clock. */
