@@ -277,6 +277,8 @@
      */
     function joinAgain(afterSeconds) {
       if (joinRetries >= 5) {
+        // given up: the shopper's next click tries as many times again
+        joinRetries = 0;
         return false;
       }
       joinRetries++;

@@ -67,7 +67,8 @@ class RoomController {
         PublishedDraws.PublishedDraw published = rooms.publishedDraw(voucherId);
         CacheControl cache = CacheControl.maxAge(Duration.ofMinutes(5)).cachePublic();
         if (request.checkNotModified(published.etag())) {
-            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).cacheControl(cache).eTag(published.etag()).build();
+            return ResponseEntity.status(HttpStatus.NOT_MODIFIED).cacheControl(cache).eTag(published.etag())
+                    .varyBy(HttpHeaders.ACCEPT_ENCODING).build();
         }
         boolean gzip = acceptsGzip(acceptEncoding);
         ResponseEntity.BodyBuilder answer = ResponseEntity.ok().cacheControl(cache).eTag(published.etag())

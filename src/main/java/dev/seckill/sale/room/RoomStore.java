@@ -84,9 +84,9 @@ class RoomStore {
     }
 
     /** The lottery's entrants in place order; null while the draw is open. */
-    List<String> draw(long voucherId, boolean drawDue) {
+    List<String> draw(long voucherId, boolean drawDue, Instant keysExpireAt) {
         return draw.evalStrings(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId)),
-                drawDue ? "1" : "0");
+                drawDue ? "1" : "0", keysExpireAt.toEpochMilli());
     }
 
     RoomNumbers numbers(long voucherId) {

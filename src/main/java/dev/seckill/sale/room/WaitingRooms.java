@@ -111,8 +111,14 @@ public class WaitingRooms {
                 throw new Refusal(Reason.DRAW_NOT_YET, "The lottery is drawn at " + drawAt + ", in " + secondsLeft
                         + " s; its commitment: " + RoomLottery.commitment(room.seed()), secondsLeft, 0);
             }
+            if (!now.isBefore(keysExpireAt(window))) {
+                // Redis dropped the room's places after the sale (keep-after-sale): an empty list read now would be
+                // published as the draw.
+                throw new Refusal(Reason.NO_WAITING_ROOM, "The room's places were dropped "
+                        + settings.keepAfterSale() + " after its sale ended; its draw is no longer kept");
+            }
             return new RoomDraw(voucherId, window.begin(), drawAt, RoomLottery.commitment(room.seed()), room.seed(),
-                    List.copyOf(store.draw(voucherId, true)), RoomDraw.RULE);
+                    List.copyOf(store.draw(voucherId, true, keysExpireAt(window))), RoomDraw.RULE);
         });
     }
 

@@ -87,6 +87,7 @@ class RoomDrawEndpointTest {
 
         assertThat(answer.getResponse().getStatus()).isEqualTo(304);
         assertThat(answer.getResponse().getContentAsByteArray()).isEmpty();
+        assertThat(answer.getResponse().getHeader("Vary")).as("as the 200 would say").contains("Accept-Encoding");
         MvcResult stale = mvc.perform(get("/vouchers/7/room/draw").header("If-None-Match", "W/\"another\"")).andReturn();
         assertThat(stale.getResponse().getStatus()).isEqualTo(200);
     }
