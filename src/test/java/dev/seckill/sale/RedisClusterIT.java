@@ -218,10 +218,7 @@ class RedisClusterIT extends TwoInstanceInvariants {
         Api a = new Api(Instances.port(instanceA));
         Api b = new Api(Instances.port(instanceB));
         Instant opening = Instant.now().plusSeconds(2);
-        long voucher = a.asAdmin("POST", "/admin/vouchers", """
-                {"title":"Room on a cluster","price":9.90,"stock":2,"beginTime":"%s","endTime":"%s",
-                 "arrivalWindow":"PT2S","admissionsPerSecond":50}""".formatted(opening, opening.plusSeconds(3_600)))
-                .expectStatus(201).json().path("id").asLong();
+        long voucher = a.createRoomVoucher(2, opening, opening.plusSeconds(3_600), Duration.ofSeconds(2), 50);
         List<String> tokens = a.mintShoppers(3);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> !Instant.now().isBefore(opening));
         for (int i = 0; i < tokens.size(); i++) {

@@ -77,6 +77,14 @@ public final class Api {
         return created.json().path("id").asLong();
     }
 
+    /** A voucher with a waiting room: its arrival window opens at {@code begin}, places are let in {@code perSecond}. */
+    public long createRoomVoucher(int stock, Instant begin, Instant end, Duration arrivalWindow, int perSecond) {
+        return asAdmin("POST", "/admin/vouchers", """
+                {"title":"Room voucher","price":9.90,"stock":%d,"beginTime":"%s","endTime":"%s",
+                 "arrivalWindow":"%s","admissionsPerSecond":%d}""".formatted(stock, begin, end, arrivalWindow, perSecond))
+                .expectStatus(201).json().path("id").asLong();
+    }
+
     public List<String> mintShoppers(int count) {
         Response minted = send(request("/admin/shoppers?count=" + count, "Authorization", ADMIN_AUTH,
                 "Accept", "text/csv").POST(HttpRequest.BodyPublishers.noBody()));

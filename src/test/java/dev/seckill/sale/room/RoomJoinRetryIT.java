@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,10 +59,7 @@ class RoomJoinRetryIT extends IntegrationTest {
     void aJoinLostWithItsInstanceIsAnsweredByTheOtherAndAPurchaseIsNotSentTwice() {
         Api edge = new Api(nginx.port());
         Instant opened = Instant.now().minusSeconds(1);
-        long voucher = api.asAdmin("POST", "/admin/vouchers", """
-                {"title":"Room voucher","price":9.90,"stock":5,"beginTime":"%s","endTime":"%s",
-                 "arrivalWindow":"PT60S","admissionsPerSecond":5}""".formatted(opened, opened.plusSeconds(3_600)))
-                .expectStatus(201).json().path("id").asLong();
+        long voucher = api.createRoomVoucher(5, opened, opened.plusSeconds(3_600), Duration.ofSeconds(60), 5);
         List<String> buyers = api.mintShoppers(6);
         List<String> joiners = api.mintShoppers(6);
 

@@ -238,10 +238,7 @@ abstract class WaitingRoomSuite {
     void aRoomsKeysLeaveRedisOnceItsSaleHasEnded() throws Exception {
         Instant opening = Instant.now().plusSeconds(1);
         Instant end = opening.plus(ARRIVAL_WINDOW).plusSeconds(4);
-        long voucher = edge.asAdmin("POST", "/admin/vouchers", """
-                {"title":"Short room","price":9.90,"stock":1,"beginTime":"%s","endTime":"%s",
-                 "arrivalWindow":"%s","admissionsPerSecond":%d}""".formatted(opening, end, ARRIVAL_WINDOW, PER_SECOND))
-                .expectStatus(201).json().path("id").asLong();
+        long voucher = edge.createRoomVoucher(1, opening, end, ARRIVAL_WINDOW, PER_SECOND);
         List<String> tokens = edge.mintShoppers(2);
         awaitUntil(opening);
         tokens.forEach(token -> join(voucher, token).expectStatus(200));
@@ -366,10 +363,7 @@ abstract class WaitingRoomSuite {
     }
 
     private static long createRoomVoucher(int stock, Instant opening) {
-        return edge.asAdmin("POST", "/admin/vouchers", """
-                {"title":"Room voucher","price":9.90,"stock":%d,"beginTime":"%s","endTime":"%s",
-                 "arrivalWindow":"%s","admissionsPerSecond":%d}""".formatted(stock, opening, opening.plusSeconds(3_600),
-                ARRIVAL_WINDOW, PER_SECOND)).expectStatus(201).json().path("id").asLong();
+        return edge.createRoomVoucher(stock, opening, opening.plusSeconds(3_600), ARRIVAL_WINDOW, PER_SECOND);
     }
 
     private static Api.Response join(long voucher, String token) {
