@@ -42,7 +42,7 @@ class HttpPaymentGateway implements PaymentGateway {
     @Override
     public Checkout open(CheckoutRequest request) {
         JsonNode answer = call("POST", "", Map.of("orderId", request.orderId(), "amountCents", request.amountCents(),
-                "payBy", request.payBy().toString()));
+                "payBy", request.payBy().toString()), request.idempotencyKey());
         String ref = answer.path("ref").asString("");
         String checkoutUrl = answer.path("checkoutUrl").asString("");
         if (ref.isEmpty() || checkoutUrl.isEmpty()) {
@@ -69,8 +69,15 @@ class HttpPaymentGateway implements PaymentGateway {
     }
 
     private JsonNode call(String method, String path, Map<String, Object> body) {
+        return call(method, path, body, null);
+    }
+
+    private JsonNode call(String method, String path, Map<String, Object> body, String idempotencyKey) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(settings.providerTimeout())
                 .header("Authorization", "Bearer " + settings.providerSecret()).header("Accept", "application/json");
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
         if (body == null) {
             request.GET();
         } else {

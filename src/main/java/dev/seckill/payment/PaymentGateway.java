@@ -13,11 +13,13 @@ import java.time.Instant;
 public interface PaymentGateway {
 
     /**
-     * @param orderId     our order, echoed back in every notification of the payment
-     * @param amountCents what the shopper must pay
-     * @param payBy       the provider refuses payment after this (we close the payment at expiry anyway)
+     * @param orderId        our order, echoed back in every notification of the payment
+     * @param amountCents    what the shopper must pay
+     * @param payBy          the provider refuses payment after this (we close the payment at expiry anyway)
+     * @param idempotencyKey the same for every try of one opening: the provider opens one payment per key, so a try
+     *                       whose answer was lost, asked again, gets the payment it opened rather than a second one
      */
-    record CheckoutRequest(long orderId, long amountCents, Instant payBy) {
+    record CheckoutRequest(long orderId, long amountCents, Instant payBy, String idempotencyKey) {
     }
 
     /** A payment the provider opened: its reference, and the page where the shopper pays or abandons it. */

@@ -3,6 +3,7 @@ package dev.seckill.payment;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import dev.seckill.order.OrderSettlement;
@@ -64,21 +65,27 @@ public class PaymentService {
      * Read without the lock, each request found none open and opened its own; a shopper could pay two of them and be
      * charged twice. The lock is held across the provider's call, made once per order: an HTTP request to the
      * provider, bounded by {@code seckill.payment.provider-timeout}.
+     * <p>
+     * A call that timed out may still have opened the payment; the request the shopper retries then asks with the same
+     * idempotency key (the order and how many payments it had before), and the provider answers with that payment
+     * rather than opening a second one that nobody would close at the order's expiry.
      *
      * @throws Refusal as {@link OrderSettlement#payable}, and payment-unavailable when the provider cannot be reached
      */
     @Transactional(isolation = Isolation.READ_COMMITTED)
     public StartedPayment start(long orderId, long shopperId) {
         OrderSettlement.Payable order = orders.payableLocked(orderId, shopperId);
-        Optional<Payment> open = payments.ofOrder(orderId).stream()
-                .filter(payment -> payment.status() == PaymentStatus.OPEN).findFirst();
+        List<Payment> before = payments.ofOrder(orderId);
+        Optional<Payment> open = before.stream().filter(payment -> payment.status() == PaymentStatus.OPEN).findFirst();
         if (open.isPresent()) {
             return new StartedPayment(open.get().ref(), open.get().checkoutUrl(), open.get().amountCents(), order.payBy());
         }
         long amountCents = cents(vouchers.find(order.voucherId()).price());
+        String idempotencyKey = "order-" + orderId + "-payment-" + (before.size() + 1);
         PaymentGateway.Checkout checkout;
         try {
-            checkout = gateway.open(new PaymentGateway.CheckoutRequest(orderId, amountCents, order.payBy()));
+            checkout = gateway.open(new PaymentGateway.CheckoutRequest(orderId, amountCents, order.payBy(),
+                    idempotencyKey));
         } catch (RuntimeException providerUnreachable) {
             throw new Refusal(Reason.PAYMENT_UNAVAILABLE);
         }

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
@@ -49,15 +50,39 @@ public class MerchantApi {
         this.clock = clock;
     }
 
-    /** A new payment each time, as providers do: the shop keeps the one it uses. */
-    public SandboxPayment open(OpenRequest request) {
+    /**
+     * A new payment each time, as providers do, unless {@code idempotencyKey} opened one before: then that one, as
+     * it stands now. The key is how a shop whose answer was lost asks again without opening a second payment.
+     *
+     * @param idempotencyKey null for none
+     * @throws IllegalArgumentException a negative amount, or a key used before for another order or amount
+     */
+    public SandboxPayment open(OpenRequest request, String idempotencyKey) {
         if (request.amountCents() < 0) {
             throw new IllegalArgumentException("A payment of " + request.amountCents() + " cents");
         }
+        if (idempotencyKey != null) {
+            Optional<SandboxPayment> opened = payments.findByIdempotencyKey(idempotencyKey);
+            if (opened.isPresent()) {
+                return sameRequest(opened.get(), request, idempotencyKey);
+            }
+        }
         SandboxPayment payment = new SandboxPayment(RandomRefs.payment(), request.orderId(), request.amountCents(),
                 SandboxStatus.OPEN, request.payBy());
-        payments.insert(payment, clock.instant());
+        try {
+            payments.insert(payment, idempotencyKey, clock.instant());
+        } catch (DuplicateKeyException sameKeyAtOnce) {
+            return sameRequest(payments.findByIdempotencyKey(idempotencyKey).orElseThrow(), request, idempotencyKey);
+        }
         return payment;
+    }
+
+    private static SandboxPayment sameRequest(SandboxPayment opened, OpenRequest request, String idempotencyKey) {
+        if (opened.orderId() != request.orderId() || opened.amountCents() != request.amountCents()) {
+            throw new IllegalArgumentException("Idempotency-Key " + idempotencyKey + " opened a payment of "
+                    + opened.amountCents() + " cents for order " + opened.orderId() + ", not this one");
+        }
+        return opened;
     }
 
     /** The page where the shopper pays or abandons it. */

@@ -23,10 +23,17 @@ class SandboxPayments {
         this.jdbc = jdbc;
     }
 
-    void insert(SandboxPayment payment, Instant now) {
-        jdbc.update("INSERT INTO sandbox_payment (ref, order_id, amount_cents, status, pay_by, created_at, updated_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?)", payment.ref(), payment.orderId(), payment.amountCents(),
-                payment.status().name(), Timestamp.from(payment.payBy()), Timestamp.from(now), Timestamp.from(now));
+    /** @throws org.springframework.dao.DuplicateKeyException when another payment was opened with this key */
+    void insert(SandboxPayment payment, String idempotencyKey, Instant now) {
+        jdbc.update("INSERT INTO sandbox_payment (ref, order_id, amount_cents, status, pay_by, idempotency_key, "
+                        + "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", payment.ref(), payment.orderId(),
+                payment.amountCents(), payment.status().name(), Timestamp.from(payment.payBy()), idempotencyKey,
+                Timestamp.from(now), Timestamp.from(now));
+    }
+
+    Optional<SandboxPayment> findByIdempotencyKey(String idempotencyKey) {
+        return jdbc.query("SELECT ref, order_id, amount_cents, status, pay_by FROM sandbox_payment "
+                + "WHERE idempotency_key = ?", SandboxPayments::payment, idempotencyKey).stream().findFirst();
     }
 
     Optional<SandboxPayment> find(String ref) {

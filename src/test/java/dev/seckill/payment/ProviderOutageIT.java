@@ -13,6 +13,7 @@ import dev.seckill.support.TcpProxy;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,6 +87,29 @@ class ProviderOutageIT {
         assertThat(took).as("bounded by seckill.payment.provider-timeout (2 s), not by Nginx's").isLessThan(Duration.ofSeconds(8));
         assertThat(status(viaNginx, bought)).isEqualTo("AWAITING_PAYMENT");
         assertThat(viaNginx.audit(bought.voucherId()).path("lifecycle").path("awaitingPayment").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void aPaymentOpenedWhoseAnswerWasLostIsTheOneTheRetryGets() throws IOException {
+        Api viaNginx = new Api(nginx.port());
+        Bought bought = buy(viaNginx);
+
+        toProvider.dropReplies();
+        try {
+            viaNginx.post("/orders/" + bought.order() + "/payment", null, auth(bought.token()))
+                    .expectProblem(503, "payment-unavailable");
+        } finally {
+            toProvider.forward();
+        }
+        String opened = SandboxProvider.bean(JdbcTemplate.class).queryForObject(
+                "SELECT ref FROM sandbox_payment WHERE order_id = ?", String.class, Long.parseLong(bought.order()));
+        String retried = viaNginx.post("/orders/" + bought.order() + "/payment", null, auth(bought.token()))
+                .expectStatus(201).json().path("paymentRef").asString();
+
+        assertThat(retried).as("the provider opened it while the answer was lost").isEqualTo(opened);
+        assertThat(SandboxProvider.bean(JdbcTemplate.class).queryForObject(
+                "SELECT COUNT(*) FROM sandbox_payment WHERE order_id = ?", Long.class, Long.parseLong(bought.order())))
+                .as("one payment at the provider, the one the order knows").isEqualTo(1);
     }
 
     private record Bought(long voucherId, String token, String order) {

@@ -34,7 +34,7 @@ class SandboxCheckoutPageIT extends IntegrationTest {
     PaymentGateway gateway;
 
     Checkout open(long orderId, long amountCents, Instant payBy) {
-        return gateway.open(new CheckoutRequest(orderId, amountCents, payBy));
+        return gateway.open(new CheckoutRequest(orderId, amountCents, payBy, null));
     }
 
     @Test

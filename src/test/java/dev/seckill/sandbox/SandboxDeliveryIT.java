@@ -93,7 +93,7 @@ class SandboxDeliveryIT {
 
     Payment open(long amountCents) {
         SandboxPayment payment = merchant.open(new MerchantApi.OpenRequest(System.nanoTime() & 0xFFFF_FFFFL, amountCents,
-                Instant.now().plusSeconds(300)));
+                Instant.now().plusSeconds(300)), null);
         return new Payment(payment.ref());
     }
 

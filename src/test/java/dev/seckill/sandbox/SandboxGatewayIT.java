@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import dev.seckill.payment.PaymentGateway;
 import dev.seckill.payment.PaymentGateway.Checkout;
@@ -45,7 +46,7 @@ class SandboxGatewayIT extends IntegrationTest {
     JdbcTemplate jdbc;
 
     Checkout open(long amountCents) {
-        return gateway.open(new CheckoutRequest(ORDER_IDS.incrementAndGet(), amountCents, Instant.now().plusSeconds(600)));
+        return gateway.open(new CheckoutRequest(ORDER_IDS.incrementAndGet(), amountCents, Instant.now().plusSeconds(600), null));
     }
 
     @Test
@@ -56,6 +57,35 @@ class SandboxGatewayIT extends IntegrationTest {
         assertThat(first.checkoutUrl()).hasToString("/sandbox/checkout/" + first.paymentRef());
         assertThat(first.checkoutUrl().isAbsolute()).isFalse();
         assertThat(status(first)).isEqualTo("OPEN");
+    }
+
+    @Test
+    void anIdempotencyKeyOpensOnePaymentHoweverOftenItIsSentAndOnlyForItsOwnRequest() throws Exception {
+        long orderId = ORDER_IDS.incrementAndGet();
+        Instant payBy = Instant.now().plusSeconds(600);
+        String key = "order-" + orderId + "-payment-1";
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        List<CompletableFuture<Checkout>> tries;
+        try {
+            tries = IntStream.range(0, 8).mapToObj(i -> CompletableFuture.supplyAsync(
+                    () -> gateway.open(new CheckoutRequest(orderId, 1999, payBy, key)), threads)).toList();
+            CompletableFuture.allOf(tries.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(tries.stream().map(CompletableFuture::join).map(Checkout::paymentRef).distinct())
+                .as("eight tries at once, one key").hasSize(1);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sandbox_payment WHERE order_id = ?", Long.class, orderId))
+                .isEqualTo(1);
+        Checkout next = gateway.open(new CheckoutRequest(orderId, 1999, payBy, "order-" + orderId + "-payment-2"));
+        assertThat(next.paymentRef()).as("another key, another payment").isNotEqualTo(tries.get(0).join().paymentRef());
+
+        assertThatThrownBy(() -> gateway.open(new CheckoutRequest(orderId, 2999, payBy, key)))
+                .as("the key with another amount").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> gateway.open(new CheckoutRequest(orderId + 1, 1999, payBy, key)))
+                .as("the key for another order").isInstanceOf(IllegalArgumentException.class);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM sandbox_payment WHERE order_id IN (?, ?)", Long.class,
+                orderId, orderId + 1)).isEqualTo(2);
     }
 
     @Test
@@ -115,7 +145,7 @@ class SandboxGatewayIT extends IntegrationTest {
 
     @Test
     void aPaymentPastItsPayByTimeIsRefusedAndStaysOpenForTheMerchantToClose() {
-        Checkout late = gateway.open(new CheckoutRequest(ORDER_IDS.incrementAndGet(), 300, Instant.now().minusSeconds(1)));
+        Checkout late = gateway.open(new CheckoutRequest(ORDER_IDS.incrementAndGet(), 300, Instant.now().minusSeconds(1), null));
         SandboxCheckout.Result paid = checkout.pay(late.paymentRef()).orElseThrow();
         assertThat(paid.outcome()).isEqualTo(Outcome.TOO_LATE);
         assertThat(status(late)).isEqualTo("OPEN");

@@ -27,7 +27,8 @@ import org.springframework.web.bind.annotation.RestController;
  * not be asked.
  * <ul>
  * <li>{@code POST /sandbox/api/payments} {@code {"orderId":..,"amountCents":..,"payBy":"<ISO instant>"}}: 201
- *     {@code {"ref":"pay_..","checkoutUrl":".."}}</li>
+ *     {@code {"ref":"pay_..","checkoutUrl":".."}}; with an {@code Idempotency-Key} header used before, the payment
+ *     that key opened (422 when it was for another order or amount)</li>
  * <li>{@code POST /sandbox/api/payments/<ref>/close}: {@code {"outcome":"CLOSED|ALREADY_PAID|UNKNOWN"}}</li>
  * <li>{@code POST /sandbox/api/payments/<ref>/refund} {@code {"amountCents":..}}:
  *     {@code {"outcome":"REFUNDED|NOT_PAID|UNKNOWN"}}, 422 when the amount is not what was paid</li>
@@ -51,12 +52,16 @@ class MerchantApiController {
 
     @PostMapping
     ResponseEntity<Map<String, String>> open(@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false)
-            String authorization, @RequestBody OpenRequest request) {
+            String authorization, @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+            @RequestBody OpenRequest request) {
         authorize(authorization);
         if (request.payBy() == null) {
             throw new IllegalArgumentException("payBy is missing");
         }
-        SandboxPayment payment = api.open(request);
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > 128)) {
+            throw new IllegalArgumentException("An Idempotency-Key is 1 to 128 characters");
+        }
+        SandboxPayment payment = api.open(request, idempotencyKey);
         return ResponseEntity.status(HttpStatus.CREATED)
                 .body(Map.of("ref", payment.ref(), "checkoutUrl", api.checkoutUrl(payment).toString()));
     }
