@@ -5,16 +5,28 @@
 -- KEYS[1] places   KEYS[2] the draw's marker   KEYS[3] places let in   KEYS[4] when the next batch is due
 -- KEYS[5] shopper -> when let in   KEYS[6] the shopper's ticket   KEYS[7] the stock counter
 -- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
--- ARGV[1] the shopper   ARGV[2] '1' when the caller's clock says the arrival window has closed   ARGV[3] batch size
+-- KEYS[9] the shopper's polls in this window (the per-shopper limit, kept here so that a poll is one call)
+-- ARGV[1] the shopper, or '' for the room's public state (what every page waits on: it lets batches in as a shopper's
+-- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's clock says the arrival window has closed   ARGV[3] batch size
 -- ARGV[4] batch interval (ms)   ARGV[5] how long an admission lasts (ms)   ARGV[6] a new ticket, used if the
 -- shopper's admission has none yet   ARGV[7] when the room's keys expire (epoch ms: some time after the sale ends;
--- every write sets it again, as SET clears it)
+-- every write sets it again, as SET clears it)   ARGV[8] polls a shopper may make in a window   ARGV[9] the window (ms)
 -- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is still open
 -- (no place yet), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
 -- out unused, 5 nothing is left to sell (for now: units that come back reopen the room), 6 let in and the
 -- admission spent by a purchase; stock -1 when the counter is not in Redis; held: the units the open admissions hold
--- now (each admitted shopper may buy one), so that a waiting place is told what is free for those ahead of it.
-local rank = redis.call('ZRANK', KEYS[1], ARGV[1])
+-- now (each admitted shopper may buy one), so that a waiting place is told what is free for those ahead of it;
+-- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read.
+local public = ARGV[1] == ''
+if not public then
+  local polls = redis.call('INCR', KEYS[9])
+  if polls == 1 then
+    redis.call('PEXPIRE', KEYS[9], ARGV[9])
+  elseif polls > tonumber(ARGV[8]) then
+    return {7, -1, 0, 0, 0, '', redis.call('PTTL', KEYS[9]), 0}
+  end
+end
+local rank = public or redis.call('ZRANK', KEYS[1], ARGV[1])
 local size = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]) or '-1')
 if not rank then
@@ -57,7 +69,10 @@ if stock > 0 and admitted < size and (now >= due or due > now + interval) then
 end
 -- Nothing left to sell: the room says so to everyone, let in or not.
 if stock == 0 then
-  return {5, rank, admitted, size, stock, '', 0, 0}
+  return {5, public and -1 or rank, admitted, size, stock, '', 0, 0}
+end
+if public then
+  return {2, -1, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}
 end
 if rank >= admitted then
   return {2, rank, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}

@@ -1,8 +1,11 @@
 // A voucher's waiting room on its buy page (the page has a #room section only for a voucher with one). For anyone:
 // the lottery's commitment from the start, and once the arrival window has closed a link to the draw, so the order can
 // be checked against it. For a signed-in shopper, buy.js hands the buy button over to the room (seckillRoom.start):
-// it joins at a click (after the browser check where tickets are asked), then polls the place at the pace the server
-// gives, and once the shopper is let in the button buys with the admission until its time runs out.
+// it joins at a click (after the browser check where tickets are asked) and learns its place once; then it watches the
+// room's public state (GET /vouchers/{id}/room/now, the same for everyone, which Nginx answers from its cache) and asks
+// for its admission only when the places let in reach its own. Once let in, the button buys with the admission until
+// its time runs out. So a waiting shopper costs the instances a join, a place, an admission and a purchase, however
+// long the sale, and a sold-out room is watched slowly, from the cache, in case units come back.
 (function () {
   'use strict';
   var NUMBER = new Intl.NumberFormat('en');
@@ -86,8 +89,9 @@
     var detail = document.getElementById('room-detail');
     var timer = document.getElementById('room-timer');
     var base = '/shop/seckill/' + encodeURIComponent(button.dataset.voucher) + '/room';
-    var joined = false, joining = false, stopped = false, state = null, held = null;
-    var next = null, admission = null, busyUntil = 0, joinRetries = 0;
+    var publicState = '/vouchers/' + encodeURIComponent(button.dataset.voucher) + '/room/now';
+    var joined = false, joining = false, stopped = false, state = null, held = null, myPlace = null;
+    var next = null, admission = null, busyUntil = 0, joinRetries = 0, asked = 0;
 
     function show(headline, more, kind) {
       place.textContent = headline;
@@ -105,16 +109,77 @@
       timer.hidden = true;
     }
 
-    function schedule(seconds) {
+    /** then() after about this many seconds, each page a little apart so that a crowd does not ask in step. */
+    function later(then, seconds) {
       clearTimeout(next);
       if (!stopped) {
-        next = setTimeout(poll, Math.max(1, seconds) * 1000);
+        next = setTimeout(then, Math.max(1, seconds) * (1 + Math.random() / 4) * 1000);
+      }
+    }
+
+    /** The shopper's own place, asked of the shop now: not more often than every second. */
+    function askPlace(withinSeconds) {
+      clearTimeout(next);
+      var wait = Math.max(Math.random() * (withinSeconds || 0) * 1000, asked + 1000 - Date.now());
+      next = setTimeout(poll, Math.max(0, wait));
+    }
+
+    /** What the room's public state says of this shopper's place, without asking the shop. */
+    function follow(n) {
+      if (!n.drawn) {
+        render({ state: 'in-the-draw', drawAt: n.drawAt, waiting: n.waiting });
+        later(watch, n.pollAfterSeconds);
+      } else if (myPlace == null) {
+        // The draw is done: the place, once, each page at its own moment within a spread that grows with the room.
+        askPlace(Math.max(1, Math.ceil(n.waiting / 2000)));
+      } else if (n.admittedUpTo >= myPlace && !n.soldOut) {
+        askPlace(1);
+      } else if (n.soldOut) {
+        render({ state: 'sold-out', place: myPlace, waiting: n.waiting });
+        later(watch, n.pollAfterSeconds);
+      } else {
+        var ahead = Math.max(0, myPlace - 1 - n.admittedUpTo);
+        var likely = ahead < n.unitsLeft;
+        render({ state: 'waiting', place: myPlace, ahead: ahead, waiting: n.waiting, unitsLeft: n.unitsLeft,
+          turnLikely: likely, etaSeconds: likely ? Math.ceil((ahead + 1) / n.admissionsPerSecond) : null });
+        later(watch, n.pollAfterSeconds);
+      }
+    }
+
+    /** The room's public state: from Nginx's cache, never this shopper's. */
+    function watch() {
+      if (stopped) {
+        return;
+      }
+      fetch(publicState, { headers: { 'Accept': 'application/json' }, credentials: 'omit' })
+        .then(parsed).then(function (a) {
+          if (stopped) {
+            return;
+          }
+          if (a.status === 200 && a.body) {
+            follow(a.body);
+            return;
+          }
+          later(watch, Math.max(a.retry, 3));
+        })
+        .catch(function () {
+          later(watch, 3);
+        });
+    }
+
+    /** After the shop's answer for this shopper: wait on the public state, or on the admission's own clock. */
+    function afterPlace(p) {
+      if (p.state === 'in-the-draw' || p.state === 'waiting' || p.state === 'sold-out') {
+        later(watch, p.pollAfterSeconds);
       }
     }
 
     /** The place as the server said it, in words; the button follows it. */
     function render(p) {
       state = p.state;
+      if (p.place != null) {
+        myPlace = p.place;
+      }
       if (p.state === 'in-the-draw') {
         endAdmission();
         show('In the draw: places are drawn at ' + CLOCK.format(new Date(p.drawAt)) + ' (' + NUMBER.format(p.waiting)
@@ -144,7 +209,7 @@
         }, function () {
           endAdmission();
           refresh();
-          poll();
+          askPlace(0);
         });
       } else if (p.state === 'admission-lapsed') {
         endAdmission();
@@ -169,6 +234,7 @@
       if (stopped) {
         return;
       }
+      asked = Date.now();
       fetch(base + '/place', { headers: { 'Accept': 'application/json' }, credentials: 'same-origin' })
         .then(parsed).then(function (a) {
           if (stopped) {
@@ -177,7 +243,7 @@
           if (a.status === 200) {
             joined = true;
             render(a.body);
-            schedule(a.body.pollAfterSeconds);
+            afterPlace(a.body);
             return;
           }
           var code = a.body && a.body.code;
@@ -195,11 +261,11 @@
             return;
           }
           ui.say(problemWords(a), code || 'error');
-          schedule(Math.max(a.retry, 5));
+          later(poll, Math.max(a.retry, 5));
         })
         .catch(function () {
           ui.say('No answer from the shop; still trying…', 'error');
-          schedule(3);
+          later(poll, 3);
         });
     }
 
@@ -235,7 +301,7 @@
           ui.say('', '');
           ui.challengeDone();
           render(a.body);
-          schedule(a.body.pollAfterSeconds);
+          afterPlace(a.body);
           return;
         }
         if (code === 'challenge-spent' || code === 'challenge-invalid' || code === 'challenge-required') {

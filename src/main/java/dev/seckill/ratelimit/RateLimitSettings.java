@@ -26,8 +26,9 @@ import org.springframework.validation.annotation.Validated;
  *                           against it, so a stranger cannot lock the admin out
  * @param tickets            {@code POST /seckill/{id}/ticket} per shopper
  * @param challenges         {@code GET /seckill/{id}/challenge} per shopper
- * @param roomPolls          {@code GET /seckill/{id}/room/place} per shopper (a waiting room's page polls every
- *                           {@code seckill.room.poll-interval}; a reload or a second tab fits)
+ * @param roomPolls          {@code GET /seckill/{id}/room/place} per shopper and room (a waiting room's page asks
+ *                           for its place after the draw and when its turn comes; a reload or a second tab fits),
+ *                           counted by the room's own script in the same call as the place (dev.seckill.sale.room)
  */
 @Validated
 @ConfigurationProperties("seckill.rate-limit")

@@ -22,7 +22,6 @@ public class ShopperRateLimits {
     private final LocalLimitGate orderReads;
     private final LocalLimitGate tickets;
     private final LocalLimitGate challenges;
-    private final LocalLimitGate roomPolls;
 
     @Autowired
     ShopperRateLimits(RedisRateLimiter limiter, RateLimitSettings settings) {
@@ -36,7 +35,6 @@ public class ShopperRateLimits {
         this.orderReads = new LocalLimitGate(settings.orderReads().per(), ticker);
         this.tickets = new LocalLimitGate(settings.tickets().per(), ticker);
         this.challenges = new LocalLimitGate(settings.challenges().per(), ticker);
-        this.roomPolls = new LocalLimitGate(settings.roomPolls().per(), ticker);
     }
 
     /** One purchase attempt, or 429 rate-limited. */
@@ -57,11 +55,6 @@ public class ShopperRateLimits {
     /** One challenge, or 429 rate-limited. */
     public void requireChallengePermit(long shopperId) {
         require(challenges, shopperId, "challenges:{" + shopperId + "}", settings.challenges());
-    }
-
-    /** One look at the shopper's place in a waiting room, or 429 rate-limited. */
-    public void requireRoomPollPermit(long shopperId) {
-        require(roomPolls, shopperId, "room-polls:{" + shopperId + "}", settings.roomPolls());
     }
 
     private void require(LocalLimitGate gate, long shopperId, String key, RateLimitSettings.Limit limit) {

@@ -153,6 +153,11 @@ public final class VoucherKeys {
         return key(voucherId, "room:open");
     }
 
+    /** A shopper's looks at their place in the voucher's room in the current window of the poll limit. */
+    public static String roomPolls(long voucherId, long shopperId) {
+        return key(voucherId, "room:polls:" + shopperId);
+    }
+
     /** shopper -> when they were let in (epoch millis): an admission lasts a while from then, once. */
     public static String roomAdmittedAt(long voucherId) {
         return key(voucherId, "room:admitted-at");

@@ -129,7 +129,13 @@ class WaitingRoomBrowserIT {
             buyer.script("""
                     var realFetch = window.fetch;
                     window.joinsLost = 0;
+                    window.asked = { place: 0, now: 0 };
                     window.fetch = function (url, init) {
+                      if (String(url).endsWith('/room/place')) {
+                        window.asked.place++;
+                      } else if (String(url).endsWith('/room/now')) {
+                        window.asked.now++;
+                      }
                       if (window.joinsLost === 0 && init && init.method === 'POST' && String(url).endsWith('/room')) {
                         window.joinsLost++;
                         return Promise.resolve(new Response('{"status":502,"code":"instance-unavailable",'
@@ -178,6 +184,12 @@ class WaitingRoomBrowserIT {
             join.click();
             ShopBehindNginx.awaitStatus(buyer, "AWAITING_PAYMENT", Duration.ofSeconds(20));
             assertThat(buyer.script("return window.roomPageLoaded;")).as("all without a reload").isEqualTo("once");
+            // The page waited on the room's public state; it asked the shop for its own place once after the draw and
+            // once when the public state said its turn had come (a third time at most, had the state been a second old).
+            Map<?, ?> asked = (Map<?, ?>) buyer.script("return window.asked;");
+            assertThat(((Number) asked.get("place")).intValue()).as("%s", asked).isBetween(1, 3);
+            assertThat(((Number) asked.get("now")).intValue()).as("%s", asked)
+                    .isGreaterThan(((Number) asked.get("place")).intValue());
             assertThat(api.audit(voucher).path("orders").asLong()).isEqualTo(1);
             assertThat(buyer.find("#room-check").isDisplayed()).as("the draw is out").isTrue();
             assertThat(buyer.find("#room-draw-link").getDomAttribute("href")).isEqualTo("/vouchers/" + voucher + "/room/draw");

@@ -18,5 +18,7 @@ public enum PlaceState {
      */
     SOLD_OUT,
     /** Let in, and the admission was spent by a purchase: the shopper's order tells the rest. */
-    ADMISSION_USED
+    ADMISSION_USED,
+    /** Not told: the shopper asked more often than the room's poll limit lets them in this window. */
+    POLLED_TOO_OFTEN
 }

@@ -57,6 +57,16 @@ class RoomController {
     }
 
     /**
+     * The same for everyone and a second old at most: Nginx keeps it for a second for the whole crowd (nginx/
+     * seckill-server.conf), and a browser may too.
+     */
+    @GetMapping("/vouchers/{voucherId}/room/now")
+    ResponseEntity<RoomNow> now(@PathVariable @Positive long voucherId) {
+        return ResponseEntity.ok().cacheControl(CacheControl.maxAge(Duration.ofSeconds(1)).cachePublic())
+                .body(rooms.now(voucherId));
+    }
+
+    /**
      * Final once drawn: a shared cache may keep it, a client that has it is answered 304 for its ETag, and one that
      * takes gzip gets the body gzipped (the list grows with the room: 20,000 entrants are about 420 KB).
      */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.seckill.platform.LuaScript;
+import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.salestate.VoucherKeys;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
@@ -69,15 +70,39 @@ class RoomStore {
         return new Joined(outcome, ((Number) answer.get(1)).longValue());
     }
 
-    /** Admissions are paced and timed by Redis's clock ({@code room-place.lua}); the caller's only says the draw is due. */
+    /**
+     * Admissions are paced and timed by Redis's clock ({@code room-place.lua}); the caller's only says the draw is due.
+     * The shopper's poll limit ({@code pollLimit}) is counted in the same call: {@code POLLED_TOO_OFTEN} with the
+     * milliseconds until its window ends.
+     */
     Polled poll(long voucherId, long shopperId, boolean drawDue, int batchSize, Duration batchInterval,
-            Duration admissionLifetime, String newTicket, Instant keysExpireAt) {
-        List<Object> answer = place.evalList(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId),
+            Duration admissionLifetime, String newTicket, Instant keysExpireAt, RateLimitSettings.Limit pollLimit) {
+        return polled(place.evalList(placeKeys(voucherId, VoucherKeys.ticket(voucherId, shopperId),
+                VoucherKeys.roomPolls(voucherId, shopperId)), Long.toString(shopperId), drawDue ? "1" : "0", batchSize,
+                batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket, keysExpireAt.toEpochMilli(),
+                pollLimit.permits(), pollLimit.per().toMillis()));
+    }
+
+    /**
+     * The room's public state, as {@link #poll} reads it for nobody in particular (state {@code IN_THE_DRAW},
+     * {@code WAITING} or {@code SOLD_OUT}, rank -1, {@code held} always told); it lets a due batch in as a poll does.
+     */
+    Polled serving(long voucherId, boolean drawDue, int batchSize, Duration batchInterval, Duration admissionLifetime,
+            Instant keysExpireAt) {
+        // no shopper, no ticket nor poll counter: the script never touches KEYS[6] and KEYS[9] for the public state
+        String unused = VoucherKeys.roomPlaces(voucherId);
+        return polled(place.evalList(placeKeys(voucherId, unused, unused), "", drawDue ? "1" : "0", batchSize,
+                batchInterval.toMillis(), admissionLifetime.toMillis(), "", keysExpireAt.toEpochMilli(), 0, 0));
+    }
+
+    private static List<Object> placeKeys(long voucherId, String ticketKey, String pollsKey) {
+        return List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId),
                 VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
-                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.ticket(voucherId, shopperId),
-                VoucherKeys.stock(voucherId), VoucherKeys.roomOpenAdmissions(voucherId)), Long.toString(shopperId),
-                drawDue ? "1" : "0", batchSize, batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket,
-                keysExpireAt.toEpochMilli());
+                VoucherKeys.roomAdmittedAt(voucherId), ticketKey, VoucherKeys.stock(voucherId),
+                VoucherKeys.roomOpenAdmissions(voucherId), pollsKey);
+    }
+
+    private static Polled polled(List<Object> answer) {
         return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
                 number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6),
                 number(answer, 7));

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
+import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.ShopperRateLimits;
 import dev.seckill.refusal.Reason;
 import dev.seckill.refusal.Refusal;
@@ -16,6 +17,7 @@ import dev.seckill.voucher.SaleWindow;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.voucher.VoucherStockChanged;
 import dev.seckill.voucher.WaitingRoom;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 
@@ -34,6 +36,7 @@ public class WaitingRooms {
     private final PurchaseTickets tickets;
     private final boolean challengeAtJoin;
     private final ShopperRateLimits limits;
+    private final RateLimitSettings.RoomPollsLimit pollLimit;
     private final Clock clock;
     private final PublishedDraws published;
     private final StreamReconciler stockRebuild;
@@ -41,9 +44,16 @@ public class WaitingRooms {
     /** The longest a waiting page is told to wait before it asks again. */
     static final long MAX_POLL_AFTER_SECONDS = 30;
 
+    /**
+     * A sold-out room's public state is looked at this many poll intervals apart: units come back only when an order
+     * goes unpaid or is cancelled, minutes later.
+     */
+    static final long SOLD_OUT_POLL_FACTOR = 10;
+
     WaitingRooms(SaleWindowCache windows, RoomStore store, RoomSettings settings, PurchaseTickets tickets,
-            TicketSettings ticketSettings, ShopperRateLimits limits, Clock clock, StreamReconciler stockRebuild,
-            PublishedDraws published) {
+            TicketSettings ticketSettings, ShopperRateLimits limits, RateLimitSettings limitSettings, Clock clock,
+            StreamReconciler stockRebuild, PublishedDraws published) {
+        this.pollLimit = limitSettings.roomPolls();
         this.stockRebuild = stockRebuild;
         this.published = published;
         this.windows = windows;
@@ -90,8 +100,32 @@ public class WaitingRooms {
         WaitingRoom room = roomOf(window);
         Instant now = clock.instant();
         window.requireOpenAt(now);
-        limits.requireRoomPollPermit(shopperId);
         return poll(shopperId, voucherId, window, room, now);
+    }
+
+    /**
+     * The room's public state ({@link RoomNow}); it also lets the next batch in when one is due, as a shopper's poll
+     * does, so a room moves on while its pages wait on this alone. No shopper's limit: a shared cache answers it for
+     * the crowd.
+     */
+    public RoomNow now(long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        Instant now = clock.instant();
+        Instant drawAt = room.drawAt(window.begin());
+        RoomStore.Polled polled = store.serving(voucherId, !now.isBefore(drawAt),
+                settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
+                keysExpireAt(window));
+        boolean drawn = polled.state() != PlaceState.IN_THE_DRAW;
+        if (drawn && polled.stock() < 0) {
+            stockRebuild.reconcileIfMissing(voucherId);
+        }
+        boolean soldOut = polled.state() == PlaceState.SOLD_OUT;
+        long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
+        long after = soldOut ? SOLD_OUT_POLL_FACTOR * pollAfter
+                : drawn ? pollAfter : Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10));
+        return new RoomNow(voucherId, drawn, drawAt, polled.admitted(), polled.size(),
+                Math.max(0, polled.stock() - polled.held()), soldOut, room.admissionsPerSecond(), after);
     }
 
     /** The lottery as published: the commitment always, the seed and the order once the arrival window has closed. */
@@ -148,7 +182,7 @@ public class WaitingRooms {
         Instant drawAt = room.drawAt(window.begin());
         RoomStore.Polled polled = store.poll(voucherId, shopperId, !now.isBefore(drawAt),
                 settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
-                tickets.newTicket(), keysExpireAt(window));
+                tickets.newTicket(), keysExpireAt(window), pollLimit);
         if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
             // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room
             // lets nobody in without it.
@@ -157,6 +191,9 @@ public class WaitingRooms {
         long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
         return switch (polled.state()) {
             case NOT_IN_ROOM -> throw new Refusal(Reason.NOT_IN_WAITING_ROOM);
+            case POLLED_TOO_OFTEN -> throw new Refusal(Reason.RATE_LIMITED, "At most " + pollLimit.permits()
+                    + " looks at a place per " + DurationStyle.SIMPLE.print(pollLimit.per()),
+                    Math.max(1, (polled.millisLeft() + 999) / 1000), 0);
             case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, null, null,
                     drawAt, null, null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
             case WAITING -> {

@@ -48,8 +48,8 @@ public class SecurityConfiguration {
 
     static final String[] SHOPPER_PATHS = {"/seckill/**", "/orders/**"};
     /** The payment webhook authenticates each notification by its signature ({@code dev.seckill.payment}). */
-    static final String[] PUBLIC_PATHS = {"/vouchers", "/vouchers/*", "/vouchers/*/room", "/vouchers/*/room/draw",
-        "/ping", "/payments/webhook"};
+    static final String[] PUBLIC_PATHS = {"/vouchers", "/vouchers/*", "/vouchers/*/room", "/vouchers/*/room/now",
+        "/vouchers/*/room/draw", "/ping", "/payments/webhook"};
     /** The pages, their scripts' calls ({@code /shop/...}) and what they load; nothing else uses the cookie. */
     static final String[] PAGE_PATHS = {"/", "/sales/**", "/my/**", "/sign-in", "/sign-in/**", "/sign-out", "/shop/**",
         "/css/**", "/js/**", "/webjars/**", "/favicon.ico"};

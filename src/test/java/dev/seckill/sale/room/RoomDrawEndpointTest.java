@@ -92,6 +92,16 @@ class RoomDrawEndpointTest {
         assertThat(stale.getResponse().getStatus()).isEqualTo(200);
     }
 
+    @Test
+    void theVouchersIdIsReadInItsOneSpellingOnly() throws Exception {
+        for (String variant : new String[] {"07", "+7", "0x7", "\u0667"}) {
+            MvcResult answer = mvc.perform(get("/vouchers/" + variant + "/room/draw")).andReturn();
+            assertThat(answer.getResponse().getStatus()).as(variant).isEqualTo(400);
+            assertThat(answer.getResponse().getContentAsString()).as(variant).contains("\"code\":\"invalid-parameter\"");
+        }
+        assertThat(mvc.perform(get("/vouchers/7/room/draw")).andReturn().getResponse().getStatus()).isEqualTo(200);
+    }
+
     private static byte[] gunzip(byte[] gzipped) throws IOException {
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped))) {
             return in.readAllBytes();

@@ -12,12 +12,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import dev.seckill.support.Api;
 import dev.seckill.support.Handshake;
 import dev.seckill.support.Instances;
 import dev.seckill.support.Nginx;
 import dev.seckill.support.Tokens;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -170,6 +173,73 @@ abstract class WaitingRoomSuite {
         assertThat(audit.path("orders").asLong()).isEqualTo(STOCK);
         assertThat(audit.path("redisStock").asLong()).isZero();
         assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
+    void theRoomsPublicStateReachesTheInstancesAboutOnceASecondHoweverManyAskAndMovesTheRoomOn() throws Exception {
+        DrawnRoom room = drawnRoom(2, 4);
+        long voucher = room.voucher();
+        String now = "/vouchers/" + voucher + "/room/now";
+        long before = publicStateRequests();
+
+        // 16 pages asking five times a second for 4 s, half of them with a query string of their own; nobody asks
+        // for a place.
+        long started = System.nanoTime();
+        long askFor = TimeUnit.SECONDS.toNanos(4);
+        ExecutorService pages = Executors.newFixedThreadPool(16);
+        List<Future<Long>> asking = new ArrayList<>();
+        for (int page = 0; page < 16; page++) {
+            String url = page % 2 == 0 ? now : now + "?page=" + page;
+            asking.add(pages.submit(() -> {
+                long answered = 0;
+                while (System.nanoTime() - started < askFor) {
+                    JsonNode state = edge.get(url).expectStatus(200).json();
+                    assertThat(state.path("drawn").asBoolean()).as("%s", state).isTrue();
+                    assertThat(state.path("waiting").asLong()).isEqualTo(4);
+                    answered++;
+                    Thread.sleep(200);
+                }
+                return answered;
+            }));
+        }
+        long answered = 0;
+        for (Future<Long> page : asking) {
+            answered += page.get(60, TimeUnit.SECONDS);
+        }
+        pages.shutdown();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long reached = publicStateRequests() - before;
+        assertThat(reached).as("%d answers over %.1f s, kept a second at a time", answered, seconds)
+                .isPositive().isLessThanOrEqualTo((long) Math.ceil(seconds) + 2);
+        assertThat(answered).isGreaterThan(10 * reached);
+
+        // Watching the public state alone moved the room on: both units' places let in, no more.
+        JsonNode state = Awaitility.await("the first batch let in").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250)).until(() -> edge.get(now).expectStatus(200).json(),
+                        answer -> answer.path("admittedUpTo").asLong() == 2);
+        assertThat(state.path("unitsLeft").asLong()).as("both held by the open admissions: %s", state).isZero();
+        assertThat(state.path("soldOut").asBoolean()).isFalse();
+        assertThat(state.path("admissionsPerSecond").asInt()).isEqualTo(PER_SECOND);
+        assertThat(place(voucher, room.inPlaceOrder().get(0)).expectStatus(200).json().path("state").asString())
+                .isEqualTo("admitted");
+
+        // Only the id's one spelling is the route, and only to read it.
+        for (String variant : List.of("0" + voucher, "0x" + Long.toHexString(voucher), "+" + voucher,
+                "%D9%A1")) {
+            Api.Response answer = edge.get("/vouchers/" + variant + "/room/now").expectProblem(404, "not-found");
+            assertThat(answer.instanceId()).as(variant).isEqualTo("nginx");
+        }
+        edge.post(now, "{}", "Content-Type", "application/json").expectProblem(405, "method-not-allowed");
+        edge.get("/vouchers/0" + voucher + "/room").expectProblem(400, "invalid-parameter");
+        edge.get("/vouchers/0x" + Long.toHexString(voucher) + "/room/draw").expectProblem(400, "invalid-parameter");
+        assertThat(publicStateRequests() - before).as("no variant reached an instance").isLessThanOrEqualTo(reached + 2);
+    }
+
+    /** Requests for any room's public state that reached either instance so far. */
+    private static long publicStateRequests() {
+        return Stream.of(instanceA, instanceB).mapToLong(instance -> instance.getBean(MeterRegistry.class)
+                .find("http.server.requests").tag("uri", "/vouchers/{voucherId}/room/now").timers().stream()
+                .mapToLong(Timer::count).sum()).sum();
     }
 
     @Test
