@@ -2,17 +2,19 @@
 -- polls. It also lets the next batch in when one is due, so no instance has to run a timer: a room with nobody
 -- polling has nobody to let in. A poll reads a few numbers and one rank, whatever the room's size; the poll that
 -- lets a batch in also writes the batch's shoppers.
--- KEYS[1] places   KEYS[2] the draw's marker   KEYS[3] places let in   KEYS[4] when the next batch is due
+-- KEYS[1] places   KEYS[2] the arrival window's closing marker   KEYS[3] places let in   KEYS[4] when the next batch is due
 -- KEYS[5] shopper -> when let in   KEYS[6] the shopper's ticket   KEYS[7] the stock counter
 -- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
 -- KEYS[9] the shopper's polls in this window (the per-shopper limit, kept here so that a poll is one call)
+-- KEYS[10] the draw's marker: the entrants' lottery numbers are written (room-number.lua)
 -- ARGV[1] the shopper, or '' for the room's public state (what every page waits on: it lets batches in as a shopper's
--- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's clock says the arrival window has closed   ARGV[3] batch size
+-- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's
+-- clock says the arrival window has closed   ARGV[3] batch size
 -- ARGV[4] batch interval (ms)   ARGV[5] how long an admission lasts (ms)   ARGV[6] a new ticket, used if the
 -- shopper's admission has none yet   ARGV[7] when the room's keys expire (epoch ms: some time after the sale ends;
 -- every write sets it again, as SET clears it)   ARGV[8] polls a shopper may make in a window   ARGV[9] the window (ms)
--- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is still open
--- (no place yet), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
+-- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is not done
+-- (no place yet: the window is open, or its numbers are still to be written), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
 -- out unused, 5 nothing is left to sell (for now: units that come back reopen the room), 6 let in and the
 -- admission spent by a purchase; stock -1 when the counter is not in Redis; held: the units the open admissions hold
 -- now (each admitted shopper may buy one), so that a waiting place is told what is free for those ahead of it;
@@ -37,6 +39,10 @@ if redis.call('EXISTS', KEYS[2]) == 0 then
     return {1, -1, 0, size, stock, '', 0, 0}
   end
   redis.call('SET', KEYS[2], '1', 'PXAT', ARGV[7])
+end
+-- Closed, its numbers not written yet (the caller writes them, room-number.lua, and asks again): no place yet.
+if redis.call('EXISTS', KEYS[10]) == 0 then
+  return {1, -1, 0, size, stock, '', 0, 0}
 end
 -- The pace is kept by Redis's clock, read as the script runs: polls run one at a time, so each sees the time the one
 -- before it wrote. A caller's clock is read before the request waits its turn; a poll that read it earlier and ran

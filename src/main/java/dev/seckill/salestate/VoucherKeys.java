@@ -129,7 +129,12 @@ public final class VoucherKeys {
         return key(voucherId, "room:late");
     }
 
-    /** Set once the lottery is drawn (its arrival window closed): every later join queues behind. */
+    /** Set once the room's arrival window has closed: its entrants are final, every later join queues behind. */
+    public static String roomClosed(long voucherId) {
+        return key(voucherId, "room:closed");
+    }
+
+    /** Set once the lottery is drawn: its entrants' numbers are written, their places known. */
     public static String roomDrawn(long voucherId) {
         return key(voucherId, "room:drawn");
     }

@@ -1029,13 +1029,15 @@ public final class FairStart {
     }
 
     /**
-     * Round {@code crowd}: a waiting room holding {@code --room-crowd} shoppers (simulated pages: each asks its place
-     * when the last answer said, and buys the moment it is let in), a voucher of {@code --room-crowd-stock} units
-     * letting {@code --room-rate} in a second, no challenge (difficulty 0: the room's cost, not the proof of work's).
-     * They join over the arrival window ({@code --room-crowd-window} s), then poll for {@code --room-crowd-hold}
-     * s after the draw, on {@code --threads} client threads. Recorded: every answer by status and code (a 5xx
-     * fails the round), the polls a second, each poll's latency, the instances' CPU per poll ({@code --pids}), and
-     * the places let in a second as the live endpoint counts them.
+     * Round {@code crowd}: a waiting room holding {@code --room-crowd} shoppers (simulated pages that do what room.js
+     * does: join, wait on the room's public state, ask their place once after the draw and again when the places let
+     * in reach it, and buy the moment they are let in), a voucher of {@code --room-crowd-stock} units letting
+     * {@code --room-rate} in a second, no challenge (difficulty 0: the room's cost, not the proof of work's). They
+     * join over the arrival window ({@code --room-crowd-window} s), and wait {@code --room-crowd-hold} s after the
+     * draw, on {@code --threads} client threads. Recorded: every answer by kind, status and code (a 5xx fails the
+     * round, as do more than 4 requests per shopper to the instances), the places asked a second and their latency,
+     * the instances' CPU per place asked ({@code --pids}), and the places let in a second as the live endpoint counts
+     * them.
      */
     private void roomCrowd() throws Exception {
         int count = intOption("room-crowd", 20_000);
@@ -1069,9 +1071,47 @@ public final class FairStart {
         List<Long> pollNanos = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicLong pollsAfterDraw = new AtomicLong();
         AtomicLong fiveHundreds = new AtomicLong();
+        // Pages that wait on the room's public state, as room.js does: for the draw (then each asks its place once,
+        // within a spread that grows with the room), or for the places let in to reach theirs (then it asks for its
+        // admission). One watcher stands for every page's look at the public state: they all get the same bytes from
+        // Nginx's cache, which the instances answer about once a second whoever asks.
+        java.util.concurrent.ConcurrentLinkedQueue<String> awaitingDraw = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.PriorityBlockingQueue<Waiting> awaitingTurn = new java.util.concurrent.PriorityBlockingQueue<>();
         sleepUntil(opens.toEpochMilli());
         long[] ticksAtDraw = new long[1];
         List<Thread> clients = new ArrayList<>();
+        clients.add(thread("public-state", () -> {
+            java.util.Random jitter = new java.util.Random();
+            try {
+                while (System.currentTimeMillis() < endAt) {
+                    Answer answer = Wire.exchange(host, port, Wire.request("GET", "/vouchers/" + voucher + "/room/now",
+                            null, null, null));
+                    group.count("now", answer);
+                    if (answer.status() >= 500 || answer.status() == 0) {
+                        fiveHundreds.incrementAndGet();
+                    }
+                    if (answer.status() == 200) {
+                        JsonNode now = answer.json();
+                        long at = System.currentTimeMillis();
+                        if (now.path("drawn").asBoolean()) {
+                            long spread = 1_000L * Math.max(1, (now.path("waiting").asLong() + 1_999) / 2_000);
+                            for (String token = awaitingDraw.poll(); token != null; token = awaitingDraw.poll()) {
+                                due.add(new Page(token, at + (long) (jitter.nextDouble() * spread), true));
+                            }
+                        }
+                        long reached = now.path("soldOut").asBoolean() ? 0 : now.path("admittedUpTo").asLong();
+                        for (Waiting next = awaitingTurn.peek(); next != null && next.place() <= reached;
+                                next = awaitingTurn.peek()) {
+                            awaitingTurn.remove(next);
+                            due.add(new Page(next.token(), at + jitter.nextInt(1_000), true));
+                        }
+                    }
+                    Thread.sleep(250);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
         for (int t = 0; t < threads; t++) {
             clients.add(thread("page", () -> {
                 try {
@@ -1093,7 +1133,7 @@ public final class FairStart {
                                 : Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/room",
                                         page.token, null, null));
                         long took = System.nanoTime() - start;
-                        group.count(page.joined ? "poll" : "join", answer);
+                        group.count(page.joined ? "place" : "join", answer);
                         if (answer.status() >= 500 || answer.status() == 0) {
                             fiveHundreds.incrementAndGet();
                         }
@@ -1113,14 +1153,15 @@ public final class FairStart {
                             group.count("purchase", purchase);
                             if (purchase.won()) {
                                 boughtAt.put(Tokens.shopperId(page.token), purchase.atMillis());
-                                continue;
                             }
-                        }
-                        if (state.equals("admission-lapsed") || state.equals("admission-used")) {
                             continue;
                         }
-                        due.add(new Page(page.token, System.currentTimeMillis()
-                                + Math.max(1, place.path("pollAfterSeconds").asLong(2)) * 1_000, true));
+                        switch (state) {
+                            case "in-the-draw" -> awaitingDraw.add(page.token);
+                            case "waiting", "sold-out" -> awaitingTurn.add(new Waiting(place.path("place").asLong(),
+                                    page.token));
+                            default -> { }
+                        }
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -1150,8 +1191,13 @@ public final class FairStart {
         sorted.sort(null);
         long polls = pollsAfterDraw.get();
         System.out.printf("  answers: %s%n", group.answersLine());
-        System.out.printf("  after the draw: %d polls in %.0f s, %.0f a second; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+        System.out.printf("  after the draw: %d places asked in %.0f s, %.0f a second; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
                 polls, seconds, polls / seconds, percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100));
+        double perShopper = (group.requests("join") + group.requests("place") + group.requests("purchase")) / (double) count;
+        System.out.printf("  requests per shopper to the instances: %.2f (join %.2f, place %.2f, purchase %.2f); the public "
+                + "state looked at %d times by the one watcher standing for every page (Nginx's cache answers them)%n",
+                perShopper, group.requests("join") / (double) count, group.requests("place") / (double) count,
+                group.requests("purchase") / (double) count, group.requests("now"));
         if (pids.length > 0) {
             System.out.printf("  the instances' CPU after the draw: %d ticks of %d/s, %.0f µs a poll (purchases included)%n",
                     ticks, TICKS_PER_SECOND[0], polls == 0 ? 0 : ticks * 1e6 / TICKS_PER_SECOND[0] / polls);
@@ -1167,8 +1213,12 @@ public final class FairStart {
         }
         System.out.printf("  bought: %d; audit orders %d, oversold %d, consistent %s%n", boughtAt.size(),
                 audit.path("orders").asLong(), audit.path("oversold").asLong(), audit.path("consistent").asBoolean());
-        System.out.printf("[fair-start] SUMMARY crowd shoppers=%d polls-per-second=%.0f p99-ms=%.1f 5xx=%d bought=%d/%d%n",
-                count, polls / seconds, percentile(sorted, 99), fiveHundreds.get(), boughtAt.size(), stock);
+        System.out.printf("[fair-start] SUMMARY crowd shoppers=%d requests-per-shopper=%.2f places-per-second=%.0f p99-ms=%.1f "
+                + "5xx=%d bought=%d/%d%n", count, perShopper, polls / seconds, percentile(sorted, 99), fiveHundreds.get(),
+                boughtAt.size(), stock);
+        if (perShopper > 4) {
+            failures.add(String.format("crowd: %.2f requests per shopper to the instances, more than 4", perShopper));
+        }
         if (fiveHundreds.get() > 0) {
             failures.add("crowd: " + fiveHundreds.get() + " answers were 5xx or none");
         }
@@ -1188,6 +1238,15 @@ public final class FairStart {
         @Override
         public int compareTo(java.util.concurrent.Delayed other) {
             return Long.compare(at, ((Page) other).at);
+        }
+    }
+
+    /** A page that knows its place and waits for the places let in to reach it. */
+    record Waiting(long place, String token) implements Comparable<Waiting> {
+
+        @Override
+        public int compareTo(Waiting other) {
+            return Long.compare(place, other.place);
         }
     }
 

@@ -81,10 +81,13 @@ class WaitingRoomBrowserIT {
                     ARRIVAL_WINDOW)).expectStatus(201).json().path("id").asLong();
             pageA.open(base + "/sales/" + voucher);
             pageB.open(base + "/sales/" + voucher);
-            // The buyer is the page the lottery puts first: the other, behind it, waits for the one unit and is told
-            // it is sold out (let in first, it would hold the unit until its admission ran out).
+            // The lottery's numbers exist only once the window closes, from the seed and who entered. Knowing the seed, as
+            // only the shop does, the test picks which shoppers come in through the API so that the lottery puts them
+            // before both pages: the buyer is the page it puts first of the two; the other, behind it, waits for the one
+            // unit and is told it is sold out. (What a shop's insider could do with the seed: docs/security.md.)
             String seed = shop.app().getBean(SaleWindowCache.class).require(voucher).room().seed();
-            Browser buyer = lotteryNumber(seed, pageA) < lotteryNumber(seed, pageB) ? pageA : pageB;
+            List<String> ahead = aheadOfBoth(seed, shopperId(pageA), shopperId(pageB));
+            Browser buyer = placedFirst(seed, ahead, pageA, pageB);
             Browser other = buyer == pageA ? pageB : pageA;
             WebElement join = buyer.find("#buy");
             assertThat(join.isEnabled()).as("before the opening").isFalse();
@@ -94,15 +97,7 @@ class WaitingRoomBrowserIT {
             awaitText(buyer, "#room-hash", text -> text.equals(commitment.substring(0, 16) + "…"));
             assertThat(buyer.find("#room-check").isDisplayed()).as("no draw to link to yet").isFalse();
 
-            // The lottery is random: shoppers that it puts before the buyer come in through the API, so that the
-            // page has places to watch go by.
-            long buyerId = Long.parseLong(buyer.find("#room").getDomAttribute("data-shopper"));
-            List<String> ahead = new ArrayList<>();
-            while (ahead.size() < AHEAD) {
-                api.mintShoppers(12).stream()
-                        .filter(token -> RoomLottery.number(seed, Tokens.shopperId(token)) < RoomLottery.number(seed, buyerId))
-                        .limit(AHEAD - ahead.size()).forEach(ahead::add);
-            }
+            long buyerId = shopperId(buyer);
             List<String> solutions = ahead.stream()
                     .map(token -> Handshake.solve(Handshake.challenge(api, voucher, token))).toList();
             awaitSolved(buyer);
@@ -110,8 +105,8 @@ class WaitingRoomBrowserIT {
             assertThat(Instant.now()).as("all set before the opening").isBefore(opens);
 
             // The opening: the shoppers the lottery puts first join through the API, then both pages at a click, with
-            // the solution their browser found during the countdown. During the draw a page asks again only when the
-            // server says (at the draw, at most 10 s on): the buyer's own join says how many are in the room.
+            // the solution their browser found during the countdown. During the draw a page watches the room's public
+            // state until it is drawn: the buyer's own join says how many are in the room.
             Thread.sleep(Math.max(0, Duration.between(Instant.now(), opens).toMillis()) + 300);
             for (int i = 0; i < AHEAD; i++) {
                 JsonNode joined = api.post("/seckill/" + voucher + "/room", "{\"solution\":\"" + solutions.get(i) + "\"}",
@@ -220,7 +215,50 @@ class WaitingRoomBrowserIT {
                 browser.script("var w = document.getElementById('challenge'); return w && w.getState ? w.getState() : null;")));
     }
 
-    private static long lotteryNumber(String seed, Browser page) {
-        return RoomLottery.number(seed, Long.parseLong(page.find("#room").getDomAttribute("data-shopper")));
+    private static long shopperId(Browser page) {
+        return Long.parseLong(page.find("#room").getDomAttribute("data-shopper"));
+    }
+
+    /** {@link #AHEAD} new shoppers whom the lottery, with both pages' shoppers entering too, puts before both. */
+    private static List<String> aheadOfBoth(String seed, long a, long b) {
+        List<String> candidates = new ArrayList<>();
+        while (true) {
+            candidates.addAll(api.mintShoppers(6));
+            List<String> found = aheadOfBoth(seed, a, b, candidates, new ArrayList<>(), 0);
+            if (found != null) {
+                return found;
+            }
+        }
+    }
+
+    private static List<String> aheadOfBoth(String seed, long a, long b, List<String> candidates, List<String> chosen,
+            int from) {
+        if (chosen.size() == AHEAD) {
+            List<String> ids = new ArrayList<>(chosen.stream().map(token -> Long.toString(Tokens.shopperId(token))).toList());
+            ids.add(Long.toString(a));
+            ids.add(Long.toString(b));
+            String hash = RoomLottery.entrantsHash(ids);
+            long first = Math.min(RoomLottery.number(seed, hash, a), RoomLottery.number(seed, hash, b));
+            return chosen.stream().allMatch(token -> RoomLottery.number(seed, hash, Tokens.shopperId(token)) < first)
+                    ? List.copyOf(chosen) : null;
+        }
+        for (int i = from; i < candidates.size(); i++) {
+            chosen.add(candidates.get(i));
+            List<String> found = aheadOfBoth(seed, a, b, candidates, chosen, i + 1);
+            chosen.remove(chosen.size() - 1);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** The page whose shopper the lottery puts before the other's, with {@code ahead} entering too. */
+    private static Browser placedFirst(String seed, List<String> ahead, Browser a, Browser b) {
+        List<String> ids = new ArrayList<>(ahead.stream().map(token -> Long.toString(Tokens.shopperId(token))).toList());
+        ids.add(Long.toString(shopperId(a)));
+        ids.add(Long.toString(shopperId(b)));
+        String hash = RoomLottery.entrantsHash(ids);
+        return RoomLottery.number(seed, hash, shopperId(a)) < RoomLottery.number(seed, hash, shopperId(b)) ? a : b;
     }
 }

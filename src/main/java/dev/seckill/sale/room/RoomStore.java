@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.seckill.platform.LuaScript;
 import dev.seckill.ratelimit.RateLimitSettings;
@@ -12,7 +13,10 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 import org.springframework.stereotype.Component;
 
-/** The waiting rooms in Redis: {@code sale/room/room-join.lua}, {@code room-place.lua}, {@code room-draw.lua}. */
+/**
+ * The waiting rooms in Redis: {@code sale/room/room-join.lua}, {@code room-place.lua}, {@code room-draw.lua},
+ * {@code room-number.lua}.
+ */
 @Component
 class RoomStore {
 
@@ -35,6 +39,7 @@ class RoomStore {
     private final LuaScript join;
     private final LuaScript place;
     private final LuaScript draw;
+    private final LuaScript number;
     private final LuaScript numbers;
     private final RedissonClient redisson;
 
@@ -43,24 +48,24 @@ class RoomStore {
         this.join = new LuaScript(redisson, "sale/room/room-join.lua");
         this.place = new LuaScript(redisson, "sale/room/room-place.lua");
         this.draw = new LuaScript(redisson, "sale/room/room-draw.lua");
+        this.number = new LuaScript(redisson, "sale/room/room-number.lua");
         this.numbers = new LuaScript(redisson, "sale/room/room-numbers.lua");
     }
 
     /**
-     * @param lotteryNumber null once the caller's clock says the arrival window has closed
+     * @param windowOpen      whether the caller's clock says the arrival window is still open
      * @param solvedChallenge spent with the join when not null, remembered for {@code remembered}
-     * @param keysExpireAt when the room's keys go (some time after the sale ends)
+     * @param keysExpireAt    when the room's keys go (some time after the sale ends)
      */
-    Joined join(long voucherId, long shopperId, Long lotteryNumber, String solvedChallenge, Duration remembered,
+    Joined join(long voucherId, long shopperId, boolean windowOpen, String solvedChallenge, Duration remembered,
             Instant keysExpireAt) {
         List<Object> keys = new ArrayList<>(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
-                VoucherKeys.roomDrawn(voucherId)));
+                VoucherKeys.roomClosed(voucherId)));
         if (solvedChallenge != null) {
             keys.add(VoucherKeys.solvedChallenge(voucherId, solvedChallenge));
         }
-        List<Object> answer = join.evalList(keys, Long.toString(shopperId),
-                lotteryNumber == null ? "" : Long.toString(lotteryNumber), remembered.toMillis(),
-                keysExpireAt.toEpochMilli());
+        List<Object> answer = join.evalList(keys, Long.toString(shopperId), windowOpen ? "1" : "",
+                remembered.toMillis(), keysExpireAt.toEpochMilli());
         JoinOutcome outcome = switch (((Number) answer.get(0)).intValue()) {
             case 0 -> JoinOutcome.ALREADY_IN;
             case 1 -> JoinOutcome.IN_THE_DRAW;
@@ -96,10 +101,10 @@ class RoomStore {
     }
 
     private static List<Object> placeKeys(long voucherId, String ticketKey, String pollsKey) {
-        return List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId),
+        return List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomClosed(voucherId),
                 VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
                 VoucherKeys.roomAdmittedAt(voucherId), ticketKey, VoucherKeys.stock(voucherId),
-                VoucherKeys.roomOpenAdmissions(voucherId), pollsKey);
+                VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId));
     }
 
     private static Polled polled(List<Object> answer) {
@@ -108,10 +113,36 @@ class RoomStore {
                 number(answer, 7));
     }
 
-    /** The lottery's entrants in place order; null while the draw is open. */
-    List<String> draw(long voucherId, boolean drawDue, Instant keysExpireAt) {
-        return draw.evalStrings(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomDrawn(voucherId)),
-                drawDue ? "1" : "0", keysExpireAt.toEpochMilli());
+    /**
+     * The lottery's entrants: in place order once {@code drawn}, else in no particular order (their numbers still to
+     * be written by {@link #number}).
+     */
+    record Entrants(boolean drawn, List<String> shopperIds) {
+    }
+
+    /** The lottery's entrants once its arrival window has closed (closing it, when {@code drawDue}); null before. */
+    Entrants entrants(long voucherId, boolean drawDue, Instant keysExpireAt) {
+        List<String> answer = draw.evalStrings(List.of(VoucherKeys.roomPlaces(voucherId),
+                VoucherKeys.roomClosed(voucherId), VoucherKeys.roomDrawn(voucherId)), drawDue ? "1" : "0",
+                keysExpireAt.toEpochMilli());
+        return answer == null ? null : new Entrants("1".equals(answer.get(0)), answer.subList(1, answer.size()));
+    }
+
+    /**
+     * Writes the entrants' lottery numbers and marks the room drawn, unless it is already.
+     *
+     * @return false when they were not written: the entrants are not the ones numbered, or the window is not closed
+     */
+    boolean number(long voucherId, Map<String, Long> numbers, Instant keysExpireAt) {
+        List<Object> args = new ArrayList<>(2 + 2 * numbers.size());
+        args.add(keysExpireAt.toEpochMilli());
+        args.add(numbers.size());
+        numbers.forEach((shopper, number) -> {
+            args.add(number);
+            args.add(shopper);
+        });
+        return number.evalLong(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomClosed(voucherId),
+                VoucherKeys.roomDrawn(voucherId)), args.toArray()) == 1;
     }
 
     RoomNumbers numbers(long voucherId) {

@@ -3,8 +3,12 @@ package dev.seckill.sale.room;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.ratelimit.ShopperRateLimits;
@@ -23,9 +27,10 @@ import org.springframework.stereotype.Service;
 
 /**
  * Waiting rooms: a shopper joins (after the challenge, where tickets are asked), polls their place, and is let in
- * with an admission that the purchase script spends as it spends a ticket. The lottery's numbers are computed here,
- * from the seed the voucher keeps secret until the draw; the places, the admissions and the draw's closing are
- * decided in Redis ({@link RoomStore}), so two instances agree.
+ * with an admission that the purchase script spends as it spends a ticket. The lottery's numbers are computed here
+ * once the arrival window has closed, from the seed the voucher keeps secret until then and the entrants
+ * ({@link RoomLottery}); the places, the admissions and the window's closing are decided in Redis ({@link RoomStore}),
+ * so two instances agree.
  */
 @Service
 public class WaitingRooms {
@@ -40,6 +45,8 @@ public class WaitingRooms {
     private final Clock clock;
     private final PublishedDraws published;
     private final StreamReconciler stockRebuild;
+    /** The draws this instance is computing now, so that the callers of one moment wait for one. */
+    private final ConcurrentHashMap<Long, CompletableFuture<List<String>>> drawings = new ConcurrentHashMap<>();
 
     /** The longest a waiting page is told to wait before it asks again. */
     static final long MAX_POLL_AFTER_SECONDS = 30;
@@ -83,9 +90,8 @@ public class WaitingRooms {
             return poll(shopperId, voucherId, window, room, now);
         }
         PurchaseTickets.Solution spent = challengeAtJoin ? tickets.verify(shopperId, voucherId, window, solution) : null;
-        boolean drawDue = !now.isBefore(room.drawAt(window.begin()));
-        RoomStore.Joined joined = store.join(voucherId, shopperId,
-                drawDue ? null : RoomLottery.number(room.seed(), shopperId),
+        boolean windowOpen = now.isBefore(room.drawAt(window.begin()));
+        RoomStore.Joined joined = store.join(voucherId, shopperId, windowOpen,
                 spent == null ? null : spent.challenge(), spent == null ? Duration.ZERO : spent.remembered(),
                 keysExpireAt(window));
         if (joined.outcome() == RoomStore.JoinOutcome.SOLUTION_SPENT) {
@@ -112,10 +118,17 @@ public class WaitingRooms {
         SaleWindow window = windows.require(voucherId);
         WaitingRoom room = roomOf(window);
         Instant now = clock.instant();
+        if (!now.isBefore(keysExpireAt(window))) {
+            throw new Refusal(Reason.NO_WAITING_ROOM, "The room's places were dropped " + settings.keepAfterSale()
+                    + " after its sale ended");
+        }
         Instant drawAt = room.drawAt(window.begin());
-        RoomStore.Polled polled = store.serving(voucherId, !now.isBefore(drawAt),
-                settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
-                keysExpireAt(window));
+        boolean drawDue = !now.isBefore(drawAt);
+        RoomStore.Polled polled = serving(voucherId, room, drawDue, window);
+        if (drawDue && polled.state() == PlaceState.IN_THE_DRAW) {
+            drawn(voucherId, room, window);
+            polled = serving(voucherId, room, true, window);
+        }
         boolean drawn = polled.state() != PlaceState.IN_THE_DRAW;
         if (drawn && polled.stock() < 0) {
             stockRebuild.reconcileIfMissing(voucherId);
@@ -126,6 +139,11 @@ public class WaitingRooms {
                 : drawn ? pollAfter : Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10));
         return new RoomNow(voucherId, drawn, drawAt, polled.admitted(), polled.size(),
                 Math.max(0, polled.stock() - polled.held()), soldOut, room.admissionsPerSecond(), after);
+    }
+
+    private RoomStore.Polled serving(long voucherId, WaitingRoom room, boolean drawDue, SaleWindow window) {
+        return store.serving(voucherId, drawDue, settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(),
+                settings.admissionLifetime(), keysExpireAt(window));
     }
 
     /** The lottery as published: the commitment always, the seed and the order once the arrival window has closed. */
@@ -151,8 +169,9 @@ public class WaitingRooms {
                 throw new Refusal(Reason.NO_WAITING_ROOM, "The room's places were dropped "
                         + settings.keepAfterSale() + " after its sale ended; its draw is no longer kept");
             }
+            List<String> entrants = drawn(voucherId, room, window);
             return new RoomDraw(voucherId, window.begin(), drawAt, RoomLottery.commitment(room.seed()), room.seed(),
-                    List.copyOf(store.draw(voucherId, true, keysExpireAt(window))), RoomDraw.RULE);
+                    RoomLottery.entrantsHash(entrants), List.copyOf(entrants), RoomDraw.RULE);
         });
     }
 
@@ -161,7 +180,7 @@ public class WaitingRooms {
         SaleWindow window = windows.require(voucherId);
         WaitingRoom room = roomOf(window);
         return new RoomDraw(voucherId, window.begin(), room.drawAt(window.begin()), RoomLottery.commitment(room.seed()),
-                null, null, RoomDraw.RULE);
+                null, null, null, RoomDraw.RULE);
     }
 
     /** A fresh sale starts its room's admissions again from the front place. */
@@ -180,9 +199,17 @@ public class WaitingRooms {
 
     private RoomPlace poll(long shopperId, long voucherId, SaleWindow window, WaitingRoom room, Instant now) {
         Instant drawAt = room.drawAt(window.begin());
-        RoomStore.Polled polled = store.poll(voucherId, shopperId, !now.isBefore(drawAt),
+        boolean drawDue = !now.isBefore(drawAt);
+        RoomStore.Polled polled = store.poll(voucherId, shopperId, drawDue,
                 settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
                 tickets.newTicket(), keysExpireAt(window), pollLimit);
+        if (drawDue && polled.state() == PlaceState.IN_THE_DRAW) {
+            // the first to ask after the close: the numbers are written now, and the place read again
+            drawn(voucherId, room, window);
+            polled = store.poll(voucherId, shopperId, true, settings.batchSize(room.admissionsPerSecond()),
+                    settings.batchInterval(), settings.admissionLifetime(), tickets.newTicket(), keysExpireAt(window),
+                    pollLimit);
+        }
         if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
             // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room
             // lets nobody in without it.
@@ -217,6 +244,42 @@ public class WaitingRooms {
             case ADMISSION_LAPSED, ADMISSION_USED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(),
                     polled.size(), null, null, null, drawAt, null, null, pollAfter);
         };
+    }
+
+    /**
+     * The room's entrants in place order, drawing the lottery first when nobody has yet: the window is closed (by the
+     * caller's clock, which says it is due), the entrants read, their numbers computed from the seed and the entrants'
+     * hash (which nobody could know before the close) and written. Every instance computes the same numbers, so two
+     * drawing at once write the same thing; within this instance the callers of one moment wait for one drawing.
+     */
+    private List<String> drawn(long voucherId, WaitingRoom room, SaleWindow window) {
+        RoomStore.Entrants entrants = store.entrants(voucherId, true, keysExpireAt(window));
+        if (entrants.drawn()) {
+            return entrants.shopperIds();
+        }
+        CompletableFuture<List<String>> mine = new CompletableFuture<>();
+        CompletableFuture<List<String>> drawing = drawings.putIfAbsent(voucherId, mine);
+        if (drawing != null) {
+            return drawing.join();
+        }
+        try {
+            String entrantsHash = RoomLottery.entrantsHash(entrants.shopperIds());
+            Map<String, Long> numbers = new LinkedHashMap<>();
+            for (String shopper : entrants.shopperIds()) {
+                numbers.put(shopper, RoomLottery.number(room.seed(), entrantsHash, Long.parseLong(shopper)));
+            }
+            if (!store.number(voucherId, numbers, keysExpireAt(window))) {
+                throw new IllegalStateException("The draw of voucher " + voucherId + " changed while it was numbered");
+            }
+            List<String> placed = store.entrants(voucherId, true, keysExpireAt(window)).shopperIds();
+            mine.complete(placed);
+            return placed;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            drawings.remove(voucherId, mine);
+        }
     }
 
     /** A room's keys stay while its sale runs, and {@code keep-after-sale} after it ends, for the dashboard. */

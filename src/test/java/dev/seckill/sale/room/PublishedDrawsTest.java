@@ -53,6 +53,6 @@ class PublishedDrawsTest {
         reads.incrementAndGet();
         Instant opens = Instant.parse("2026-11-29T10:00:00Z");
         List<String> ids = IntStream.range(0, entrants).mapToObj(Integer::toString).toList();
-        return new RoomDraw(voucher, opens, opens.plusSeconds(60), "c", "s", ids, RoomDraw.RULE);
+        return new RoomDraw(voucher, opens, opens.plusSeconds(60), "c", "s", "h", ids, RoomDraw.RULE);
     }
 }

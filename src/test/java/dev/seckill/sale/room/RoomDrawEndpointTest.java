@@ -46,7 +46,8 @@ class RoomDrawEndpointTest {
     void aDrawOfTwentyThousand() {
         List<String> entrants = LongStream.range(0, 20_000).mapToObj(i -> Long.toString(120_000_000_000_000_000L + i * 7_919))
                 .toList();
-        RoomDraw draw = new RoomDraw(VOUCHER, OPENS, OPENS.plusSeconds(60), "c0ffee", "5eed", entrants, RoomDraw.RULE);
+        RoomDraw draw = new RoomDraw(VOUCHER, OPENS, OPENS.plusSeconds(60), "c0ffee", "5eed",
+                RoomLottery.entrantsHash(entrants), entrants, RoomDraw.RULE);
         published = PublishedDraws.bounded(mapper, 1_000_000).get(VOUCHER, () -> draw);
         given(rooms.publishedDraw(VOUCHER)).willReturn(published);
     }

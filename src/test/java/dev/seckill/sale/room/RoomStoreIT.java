@@ -2,6 +2,8 @@ package dev.seckill.sale.room;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.salestate.VoucherKeys;
@@ -61,9 +63,6 @@ class RoomStoreIT {
     void thePublicStateIsNeverLimitedAndLetsTheNextBatchInWhenDue() {
         long voucher = 202;
         roomOf(voucher, 5, 10, 0);
-        RoomStore.Polled before = store.serving(voucher, false, 2, Duration.ofMinutes(1), Duration.ofMinutes(1), KEYS_EXPIRE);
-        assertThat(before.state()).as("the window still open").isEqualTo(PlaceState.IN_THE_DRAW);
-        assertThat(before.admitted()).isZero();
 
         RoomStore.Polled first = null;
         for (int i = 0; i < 10; i++) {
@@ -82,12 +81,50 @@ class RoomStoreIT {
                 .isEqualTo(PlaceState.SOLD_OUT);
     }
 
-    /** A room of {@code shoppers} (ids 1..n) with {@code stock} units, drawn; {@code letIn} places admitted already. */
+    @Test
+    void nothingTellsAPlaceBeforeTheCloseAndTheEntrantsAreFinalFromIt() {
+        long voucher = 303;
+        redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set("5");
+        for (long shopper = 11; shopper <= 13; shopper++) {
+            assertThat(store.join(voucher, shopper, true, null, Duration.ZERO, KEYS_EXPIRE).outcome())
+                    .isEqualTo(RoomStore.JoinOutcome.IN_THE_DRAW);
+        }
+        assertThat(redisson.getScoredSortedSet(VoucherKeys.roomPlaces(voucher), StringCodec.INSTANCE).readAll())
+                .as("every entrant alike until the close").hasSize(3);
+        assertThat(redisson.getScoredSortedSet(VoucherKeys.roomPlaces(voucher), StringCodec.INSTANCE).count(0, true, 0,
+                true)).isEqualTo(3);
+        assertThat(store.entrants(voucher, false, KEYS_EXPIRE)).as("the window open").isNull();
+
+        RoomStore.Entrants closed = store.entrants(voucher, true, KEYS_EXPIRE);
+        assertThat(closed.drawn()).isFalse();
+        assertThat(closed.shopperIds()).containsExactlyInAnyOrder("11", "12", "13");
+        assertThat(poll(voucher, 11).state()).as("closed, not numbered yet").isEqualTo(PlaceState.IN_THE_DRAW);
+        // An instance whose clock runs behind still takes it for open: the close stands, it queues behind.
+        assertThat(store.join(voucher, 14, true, null, Duration.ZERO, KEYS_EXPIRE).outcome())
+                .isEqualTo(RoomStore.JoinOutcome.BEHIND_THE_DRAW);
+
+        assertThat(store.number(voucher, Map.of("11", 7L, "12", 5L), KEYS_EXPIRE)).as("an entrant left out").isFalse();
+        assertThat(store.number(voucher, Map.of("11", 7L, "12", 5L, "13", 9L), KEYS_EXPIRE)).isTrue();
+        assertThat(store.number(voucher, Map.of("11", 1L, "12", 2L, "13", 3L), KEYS_EXPIRE)).as("drawn once").isTrue();
+        RoomStore.Entrants drawn = store.entrants(voucher, true, KEYS_EXPIRE);
+        assertThat(drawn.drawn()).isTrue();
+        assertThat(drawn.shopperIds()).as("by the first numbers written").containsExactly("12", "11", "13");
+        assertThat(poll(voucher, 14).rank()).as("behind the draw").isEqualTo(3);
+    }
+
+    /**
+     * A room of {@code shoppers} (ids 1..n, numbered by their ids) with {@code stock} units, drawn; {@code letIn}
+     * places admitted already.
+     */
     private static void roomOf(long voucher, int stock, int shoppers, int letIn) {
         redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set(Integer.toString(stock));
         for (long shopper = 1; shopper <= shoppers; shopper++) {
-            store.join(voucher, shopper, shopper, null, Duration.ZERO, KEYS_EXPIRE);
+            store.join(voucher, shopper, true, null, Duration.ZERO, KEYS_EXPIRE);
         }
+        RoomStore.Entrants entrants = store.entrants(voucher, true, KEYS_EXPIRE);
+        Map<String, Long> numbers = new HashMap<>();
+        entrants.shopperIds().forEach(shopper -> numbers.put(shopper, Long.parseLong(shopper)));
+        assertThat(store.number(voucher, numbers, KEYS_EXPIRE)).isTrue();
         if (letIn > 0) {
             store.serving(voucher, true, letIn, Duration.ofMinutes(1), Duration.ofMinutes(1), KEYS_EXPIRE);
         }

@@ -125,8 +125,11 @@ abstract class WaitingRoomSuite {
         assertThat(draw.path("commitment").asString()).isEqualTo(commitment).isEqualTo(RoomLottery.commitment(seed));
         List<String> order = new ArrayList<>();
         draw.path("entrants").forEach(id -> order.add(id.asString()));
-        List<String> recomputed = entrants.stream().map(token -> Long.toString(Tokens.shopperId(token)))
-                .sorted(Comparator.comparingLong((String id) -> RoomLottery.number(seed, Long.parseLong(id)))
+        List<String> ids = entrants.stream().map(token -> Long.toString(Tokens.shopperId(token))).toList();
+        String entrantsHash = RoomLottery.entrantsHash(ids);
+        assertThat(draw.path("entrantsHash").asString()).isEqualTo(entrantsHash);
+        List<String> recomputed = ids.stream()
+                .sorted(Comparator.comparingLong((String id) -> RoomLottery.number(seed, entrantsHash, Long.parseLong(id)))
                         .thenComparing(Comparator.naturalOrder()))
                 .toList();
         assertThat(order).as("the published order is the seed's").isEqualTo(recomputed);
