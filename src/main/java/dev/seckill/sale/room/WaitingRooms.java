@@ -44,6 +44,7 @@ public class WaitingRooms {
     private final RateLimitSettings.RoomPollsLimit pollLimit;
     private final Clock clock;
     private final PublishedDraws published;
+    private final KnownPlaces known;
     private final StreamReconciler stockRebuild;
     /** The draws this instance is computing now, so that the callers of one moment wait for one. */
     private final ConcurrentHashMap<Long, CompletableFuture<List<String>>> drawings = new ConcurrentHashMap<>();
@@ -59,7 +60,8 @@ public class WaitingRooms {
 
     WaitingRooms(SaleWindowCache windows, RoomStore store, RoomSettings settings, PurchaseTickets tickets,
             TicketSettings ticketSettings, ShopperRateLimits limits, RateLimitSettings limitSettings, Clock clock,
-            StreamReconciler stockRebuild, PublishedDraws published) {
+            StreamReconciler stockRebuild, PublishedDraws published, KnownPlaces known) {
+        this.known = known;
         this.pollLimit = limitSettings.roomPolls();
         this.stockRebuild = stockRebuild;
         this.published = published;
@@ -106,6 +108,12 @@ public class WaitingRooms {
         WaitingRoom room = roomOf(window);
         Instant now = clock.instant();
         window.requireOpenAt(now);
+        KnownPlaces.Known waiting = known.waiting(voucherId, shopperId);
+        if (waiting != null) {
+            KnownPlaces.Room numbers = waiting.room();
+            return waitingOrSoldOut(waiting.rank(), numbers.admitted(), numbers.size(), numbers.stock(), numbers.held(),
+                    room, window);
+        }
         return poll(shopperId, voucherId, window, room, now);
     }
 
@@ -129,6 +137,7 @@ public class WaitingRooms {
             drawn(voucherId, room, window);
             polled = serving(voucherId, room, true, window);
         }
+        known.served(voucherId, polled);
         boolean drawn = polled.state() != PlaceState.IN_THE_DRAW;
         if (drawn && polled.stock() < 0) {
             stockRebuild.reconcileIfMissing(voucherId);
@@ -189,6 +198,7 @@ public class WaitingRooms {
         if (changed.ordersDeleted() && windows.find(changed.voucherId()).filter(SaleWindow::hasRoom).isPresent()) {
             store.restartAdmissions(changed.voucherId());
             published.forget(changed.voucherId());
+            known.forget(changed.voucherId());
         }
     }
 
@@ -210,6 +220,7 @@ public class WaitingRooms {
                     settings.batchInterval(), settings.admissionLifetime(), tickets.newTicket(), keysExpireAt(window),
                     pollLimit);
         }
+        known.polled(voucherId, shopperId, polled);
         if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
             // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room
             // lets nobody in without it.
@@ -223,27 +234,35 @@ public class WaitingRooms {
                     Math.max(1, (polled.millisLeft() + 999) / 1000), 0);
             case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, null, null,
                     drawAt, null, null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
-            case WAITING -> {
-                long ahead = Math.max(0, polled.rank() - polled.admitted());
-                // What the admitted shoppers hold is not free for anyone behind them: a place is told a time only if
-                // the units left reach it when everyone ahead buys, else that they will likely run out first.
-                long free = Math.max(0, polled.stock() - polled.held());
-                boolean likely = ahead < free;
-                long eta = (long) Math.ceil((ahead + 1) / (double) room.admissionsPerSecond());
-                // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
-                long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
-                yield new RoomPlace(name(polled.state()), polled.rank() + 1, ahead, polled.admitted(), polled.size(),
-                        likely ? eta : null, free, likely, drawAt, null, null, after);
-            }
-            // Units come back only when an order goes unpaid or is cancelled: no hurry to ask again.
-            case SOLD_OUT -> new RoomPlace(name(polled.state()), polled.rank() + 1,
-                    Math.max(0, polled.rank() - polled.admitted()), polled.admitted(), polled.size(), null, 0L, false,
-                    drawAt, null, null, 3 * pollAfter);
+            case WAITING, SOLD_OUT -> waitingOrSoldOut(polled.rank(), polled.admitted(), polled.size(), polled.stock(),
+                    polled.held(), room, window);
             case ADMITTED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(), polled.size(),
                     null, null, null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter);
             case ADMISSION_LAPSED, ADMISSION_USED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(),
                     polled.size(), null, null, null, drawAt, null, null, pollAfter);
         };
+    }
+
+    /** A place behind those let in, or in a room with nothing left to sell now ({@code stock} 0). */
+    private RoomPlace waitingOrSoldOut(long rank, long admitted, long size, long stock, long held, WaitingRoom room,
+            SaleWindow window) {
+        Instant drawAt = room.drawAt(window.begin());
+        long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
+        long ahead = Math.max(0, rank - admitted);
+        if (stock == 0) {
+            // Units come back only when an order goes unpaid or is cancelled: no hurry to ask again.
+            return new RoomPlace(name(PlaceState.SOLD_OUT), rank + 1, ahead, admitted, size, null, 0L, false, drawAt,
+                    null, null, 3 * pollAfter);
+        }
+        // What the admitted shoppers hold is not free for anyone behind them: a place is told a time only if the units
+        // left reach it when everyone ahead buys, else that they will likely run out first.
+        long free = Math.max(0, stock - held);
+        boolean likely = ahead < free;
+        long eta = (long) Math.ceil((ahead + 1) / (double) room.admissionsPerSecond());
+        // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
+        long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+        return new RoomPlace(name(PlaceState.WAITING), rank + 1, ahead, admitted, size, likely ? eta : null, free, likely,
+                drawAt, null, null, after);
     }
 
     /**
