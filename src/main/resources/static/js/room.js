@@ -92,6 +92,18 @@
     var publicState = '/vouchers/' + encodeURIComponent(button.dataset.voucher) + '/room/now';
     var joined = false, joining = false, stopped = false, state = null, held = null, myPlace = null;
     var next = null, admission = null, busyUntil = 0, joinRetries = 0, asked = 0;
+    // The room takes joins from its pre-queue's start; a page open then joins by itself, each at its own moment within
+    // the pre-queue's first minute (at most half of it), so that pages left open do not all join at one instant.
+    var begin = Number(button.dataset.begin), end = Number(button.dataset.end);
+    var joinsFrom = Number(document.getElementById('room').dataset.joinsFrom) || begin;
+    var autoJoinAt = joinsFrom + Math.random() * Math.min(60000, (begin - joinsFrom) / 2);
+    var autoJoined = false;
+
+    /** Whether the room takes joins now: from the pre-queue's start until the sale ends. */
+    function joinable() {
+      var now = window.seckillClock.now();
+      return now >= joinsFrom && now < end;
+    }
 
     function show(headline, more, kind) {
       place.textContent = headline;
@@ -364,10 +376,15 @@
       if (stopped && state !== 'admission-lapsed' && state !== 'admission-used') {
         return;
       }
-      var phase = window.seckillClock.phase(Number(button.dataset.begin), Number(button.dataset.end));
+      var phase = window.seckillClock.phase(begin, end);
       if (!joined) {
-        button.disabled = joining || phase !== 'open' || Date.now() < busyUntil;
-        button.textContent = phase === 'before' ? 'Not on sale yet' : phase === 'ended' ? 'Sale ended'
+        var open = joinable();
+        if (open && phase === 'before' && !joining && !autoJoined && window.seckillClock.now() >= autoJoinAt) {
+          autoJoined = true;
+          join();
+        }
+        button.disabled = joining || !open || Date.now() < busyUntil;
+        button.textContent = phase === 'ended' ? 'Sale ended' : !open ? 'Not on sale yet'
           : joining ? 'Joining…' : 'Join the waiting room';
         return;
       }
@@ -378,8 +395,8 @@
         : 'Waiting for your turn';
     }
 
-    // A shopper back on the page during the sale may be in the room already: their place, not a second join.
-    if (window.seckillClock.phase(Number(button.dataset.begin), Number(button.dataset.end)) === 'open') {
+    // A shopper back on the page while the room takes joins may be in it already: their place, not a second join.
+    if (joinable()) {
       poll();
     }
     refresh();

@@ -2,6 +2,7 @@ package dev.seckill.voucher;
 
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 
 import jakarta.validation.constraints.Max;
@@ -20,13 +21,22 @@ import org.springframework.validation.annotation.Validated;
  * @param arrivalWindow       how long after the opening an arrival still joins the lottery; 0 (the default): vouchers
  *                            get no room unless their creation asks for one
  * @param admissionsPerSecond how many places a room lets in a second, for a room whose creation set no rate
+ * @param preQueue            how long before a sale's opening its room takes joins: everyone who joins from then until
+ *                            the arrival window closes is in the lottery alike, so nobody needs to be there at the
+ *                            opening second (the buy page joins by itself when it is open in that time)
  */
 @Validated
 @ConfigurationProperties("seckill.room")
 public record RoomDefaults(
         @DefaultValue("0s") @NotNull @DurationMin(seconds = 0) @DurationMax(minutes = VoucherLimits.MAX_ARRIVAL_WINDOW_MINUTES)
         Duration arrivalWindow,
-        @DefaultValue("50") @Positive @Max(VoucherLimits.MAX_ADMISSIONS_PER_SECOND) int admissionsPerSecond) {
+        @DefaultValue("50") @Positive @Max(VoucherLimits.MAX_ADMISSIONS_PER_SECOND) int admissionsPerSecond,
+        @DefaultValue("10m") @NotNull @DurationMin(seconds = 0) @DurationMax(hours = 24) Duration preQueue) {
+
+    /** When a room of a sale opening at {@code opening} starts taking joins. */
+    public Instant joinsFrom(Instant opening) {
+        return opening.minus(preQueue);
+    }
 
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -57,6 +57,8 @@ class WaitingRoomBrowserIT {
                 // unit is held for each shopper let in before the buyer, none of whom comes for it: 5 s each.
                 "seckill.room.batch-interval", "1s", "seckill.room.poll-interval", "1s",
                 "seckill.room.admission-lifetime", "5s",
+                // no pre-queue: the pages join at a click at the opening, the first of them lost on the way
+                "seckill.room.pre-queue", "0s",
                 "seckill.rate-limit.room-polls.permits", "1000"));
         api = shop.api();
         base = shop.base();

@@ -17,6 +17,7 @@ import dev.seckill.refusal.Refusal;
 import dev.seckill.sale.reconcile.StreamReconciler;
 import dev.seckill.sale.ticket.PurchaseTickets;
 import dev.seckill.sale.ticket.TicketSettings;
+import dev.seckill.voucher.RoomDefaults;
 import dev.seckill.voucher.SaleWindow;
 import dev.seckill.voucher.SaleWindowCache;
 import dev.seckill.voucher.VoucherStockChanged;
@@ -45,6 +46,7 @@ public class WaitingRooms {
     private final Clock clock;
     private final PublishedDraws published;
     private final KnownPlaces known;
+    private final RoomDefaults roomDefaults;
     private final StreamReconciler stockRebuild;
     /** The draws this instance is computing now, so that the callers of one moment wait for one. */
     private final ConcurrentHashMap<Long, CompletableFuture<List<String>>> drawings = new ConcurrentHashMap<>();
@@ -60,8 +62,9 @@ public class WaitingRooms {
 
     WaitingRooms(SaleWindowCache windows, RoomStore store, RoomSettings settings, PurchaseTickets tickets,
             TicketSettings ticketSettings, ShopperRateLimits limits, RateLimitSettings limitSettings, Clock clock,
-            StreamReconciler stockRebuild, PublishedDraws published, KnownPlaces known) {
+            StreamReconciler stockRebuild, PublishedDraws published, KnownPlaces known, RoomDefaults roomDefaults) {
         this.known = known;
+        this.roomDefaults = roomDefaults;
         this.pollLimit = limitSettings.roomPolls();
         this.stockRebuild = stockRebuild;
         this.published = published;
@@ -84,7 +87,7 @@ public class WaitingRooms {
         SaleWindow window = windows.require(voucherId);
         WaitingRoom room = roomOf(window);
         Instant now = clock.instant();
-        window.requireOpenAt(now);
+        requireJoinable(window, now);
         limits.requireTicketPermit(shopperId);
         if (challengeAtJoin && store.isIn(voucherId, shopperId)) {
             // A second tab, a reload: the place they hold, no second proof of work. Without a challenge the join
@@ -107,7 +110,7 @@ public class WaitingRooms {
         SaleWindow window = windows.require(voucherId);
         WaitingRoom room = roomOf(window);
         Instant now = clock.instant();
-        window.requireOpenAt(now);
+        requireJoinable(window, now);
         KnownPlaces.Known waiting = known.waiting(voucherId, shopperId);
         if (waiting != null) {
             KnownPlaces.Room numbers = waiting.room();
@@ -304,6 +307,19 @@ public class WaitingRooms {
     /** A room's keys stay while its sale runs, and {@code keep-after-sale} after it ends, for the dashboard. */
     private Instant keysExpireAt(SaleWindow window) {
         return window.end().plus(settings.keepAfterSale());
+    }
+
+    /** A room takes joins (and tells places) from its pre-queue's start until the sale ends. */
+    private void requireJoinable(SaleWindow window, Instant now) {
+        Instant joinsFrom = roomDefaults.joinsFrom(window.begin());
+        if (now.isBefore(joinsFrom)) {
+            long secondsLeft = Math.max(1, Duration.between(now, joinsFrom).plusMillis(999).toSeconds());
+            throw new Refusal(Reason.SALE_NOT_STARTED, "The waiting room opens at " + joinsFrom + ", in " + secondsLeft
+                    + " s (the sale at " + window.begin() + ")", secondsLeft, 0);
+        }
+        if (!now.isBefore(window.end())) {
+            throw new Refusal(Reason.SALE_ENDED, "The sale ended at " + window.end());
+        }
     }
 
     private static WaitingRoom roomOf(SaleWindow window) {

@@ -2,6 +2,7 @@ package dev.seckill.voucher.web;
 
 import java.time.Clock;
 
+import dev.seckill.voucher.RoomDefaults;
 import dev.seckill.web.security.CurrentShopper;
 import dev.seckill.web.Pages;
 import jakarta.validation.constraints.Positive;
@@ -23,10 +24,12 @@ class SalePages {
     static final int LISTED = 50;
 
     private final SaleShelf sales;
+    private final RoomDefaults rooms;
     private final Clock clock;
 
-    SalePages(SaleShelf sales, Clock clock) {
+    SalePages(SaleShelf sales, RoomDefaults rooms, Clock clock) {
         this.sales = sales;
+        this.rooms = rooms;
         this.clock = clock;
     }
 
@@ -41,6 +44,8 @@ class SalePages {
     @GetMapping("/sales/{voucherId}")
     String voucher(@PathVariable @Positive long voucherId, @AuthenticationPrincipal CurrentShopper shopper, Model model) {
         model.addAttribute("sale", sales.one(voucherId));
+        // a waiting room takes joins this long before the opening (its page joins by itself then)
+        model.addAttribute("roomPreQueueMillis", rooms.preQueue().toMillis());
         model.addAttribute("serverNow", clock.millis());
         model.addAttribute("shopper", shopper);
         return "shop/voucher";

@@ -46,6 +46,8 @@ abstract class WaitingRoomSuite {
     /** With batches every 2 s: two places a batch. */
     static final int PER_SECOND = 1;
     static final Duration ARRIVAL_WINDOW = Duration.ofSeconds(6);
+    /** Joins open this long before the sale. */
+    static final Duration PRE_QUEUE = Duration.ofSeconds(3);
 
     static ConfigurableApplicationContext instanceA;
     static ConfigurableApplicationContext instanceB;
@@ -66,6 +68,7 @@ abstract class WaitingRoomSuite {
         settings.put("seckill.rate-limit.room-polls.permits", "1000");
         // a room's keys go this long after its sale ends
         settings.put("seckill.room.keep-after-sale", "2s");
+        settings.put("seckill.room.pre-queue", PRE_QUEUE.toSeconds() + "s");
         settings.put("seckill.rate-limit.tickets.permits", "1000");
         settings.put("seckill.tickets.required", Boolean.toString(tickets));
         settings.put("seckill.tickets.challenge-difficulty", "2000");
@@ -87,15 +90,20 @@ abstract class WaitingRoomSuite {
     void theLotteryPlacesTheWindowsArrivalsAndLetsThemBuyInTheirOrderOnly() throws Exception {
         List<String> tokens = edge.mintShoppers(ENTRANTS + 1);
         // Seconds ahead: the first requests to cold instances on a loaded machine take a while.
-        Instant opening = Instant.now().plusSeconds(6);
+        Instant opening = Instant.now().plusSeconds(8);
         long voucher = createRoomVoucher(STOCK, opening);
         String late = tokens.get(ENTRANTS);
         List<String> entrants = tokens.subList(0, ENTRANTS);
 
-        // Before the window opens: told when to come back. The commitment is out already.
+        // Before the room opens (its pre-queue, before the sale): told when to come back. The commitment is out already.
         join(voucher, entrants.get(0)).expectProblem(409, "sale-not-started");
         String commitment = edge.get("/vouchers/" + voucher + "/room").expectStatus(200).json().path("commitment").asString();
         edge.get("/vouchers/" + voucher + "/room/draw").expectProblem(409, "draw-not-yet");
+        // The pre-queue: in the draw before the sale opens, as much as any arrival in the window.
+        awaitUntil(opening.minus(PRE_QUEUE));
+        JsonNode early = join(voucher, entrants.get(1)).expectStatus(200).json();
+        assertThat(early.path("state").asString()).as("%s", early).isEqualTo("in-the-draw");
+        assertThat(Instant.now()).as("joined before the opening").isBefore(opening);
         awaitUntil(opening);
 
         // The window: everyone in the draw (all at once, as a crowd arrives), nobody with a place yet; twice in is
@@ -162,9 +170,12 @@ abstract class WaitingRoomSuite {
         // Each batch buys within its interval, so the units go to the first places, whichever of a batch clicked first.
         assertThat(bought).as("the first places bought").containsExactlyInAnyOrderElementsOf(order.subList(0, STOCK));
 
-        // Sold out: those still waiting are told so by the room, no purchase needed.
-        JsonNode soldOut = place(voucher, stranger).expectStatus(200).json();
-        assertThat(soldOut.path("state").asString()).isEqualTo("sold-out");
+        // Sold out: those still waiting are told so by the room, no purchase needed; within a second, as an instance
+        // answers a shopper it knows to be waiting from the room's numbers it read at most a second ago.
+        long soldAt = System.nanoTime();
+        Awaitility.await("told sold out").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> place(voucher, stranger).expectStatus(200).json().path("state").asString(), "sold-out"::equals);
+        assertThat(Duration.ofNanos(System.nanoTime() - soldAt)).isLessThan(Duration.ofMillis(2_500));
         JsonNode room = edge.asAdmin("GET", "/admin/vouchers/" + voucher + "/live", null).expectStatus(200).json()
                 .path("room");
         assertThat(room.path("inRoom").asLong()).as("the dashboard's room: %s", room).isEqualTo(ENTRANTS + 1);
