@@ -30,11 +30,14 @@
  *       {@code sale/ticket/ticket-issue.lua}), which the purchase script checks and spends when it takes a unit.
  *       Whether tickets are asked: {@code seckill.tickets.required} ({@code TicketSettings});</li>
  *   <li>{@code sale.room}: a waiting room, for a voucher created with one (its arrival window). Everyone who joins
- *       ({@code POST /seckill/{id}/room}) within the window from the opening gets a place by a lottery anyone can
- *       check ({@code RoomLottery}; the seed's hash at {@code GET /vouchers/{id}/room}, the seed and the order at
- *       {@code /vouchers/{id}/room/draw} once drawn); later arrivals queue behind. The page polls its place
- *       ({@code GET /seckill/{id}/room/place}), which lets the next batch in when one is due and hands a shopper whose
- *       turn has come an admission: a ticket, spent by the purchase script like any other ({@code WaitingRooms},
+ *       ({@code POST /seckill/{id}/room}) from the pre-queue before the opening until the window closes gets a place
+ *       by a lottery anyone can check, its numbers computed at the close from the seed and the entrants
+ *       ({@code RoomLottery}; the seed's hash at {@code GET /vouchers/{id}/room}, the seed, the entrants' hash and
+ *       the order at {@code /vouchers/{id}/room/draw} once drawn); later arrivals queue behind. The page waits on the
+ *       room's public state ({@code GET /vouchers/{id}/room/now}, cached by Nginx), which lets the next batch in when
+ *       one is due, and asks its place ({@code GET /seckill/{id}/room/place}) after the draw and when its turn comes:
+ *       a shopper whose turn has come gets an admission, a ticket spent by the purchase script like any other
+ *       ({@code WaitingRooms}, {@code KnownPlaces},
  *       {@code RoomStore}, {@code sale/room/*.lua}, {@code seckill.room});</li>
  *   <li>{@code sale.audit}: the sale's account of itself. Each voucher's audit ({@code AuditService},
  *       {@code GET /admin/vouchers/{id}/audit}): MySQL's stock and orders, Redis's counter, buyers and pending orders,
@@ -57,7 +60,7 @@
         scripts = {"sale/buying/purchase.lua", "sale/stream/seckill-ack.lua", "sale/stream/seckill-fail.lua",
                 "sale/stream/seckill-fail-duplicate.lua", "sale/failover/failover-replay.lua",
                 "sale/ticket/ticket-issue.lua", "sale/room/room-join.lua", "sale/room/room-place.lua",
-                "sale/room/room-draw.lua", "sale/room/room-numbers.lua"})
+                "sale/room/room-draw.lua", "sale/room/room-number.lua", "sale/room/room-numbers.lua"})
 package dev.seckill.sale;
 
 import dev.seckill.Owns;
