@@ -8,8 +8,9 @@
  * <p>
  * Its tables are {@code sandbox_payment} (the provider's payments: OPEN until paid, abandoned by the shopper, closed
  * by the merchant, refunded) and {@code sandbox_delivery} (the webhook notifications it owes), in the shop's database
- * ({@code db/migration/V6__sandbox_payment.sql}). Every move of a payment is one guarded UPDATE, and the notifications
- * it owes are queued in the same transaction: {@code payment.processing} then {@code payment.succeeded} when the
+ * ({@code db/migration/V6__sandbox_payment.sql}; {@code V13__sandbox_payment_idempotency.sql} adds the opening's
+ * idempotency key). Every move of a payment is one guarded UPDATE, and the notifications it owes are queued in the
+ * same transaction: {@code payment.processing} then {@code payment.succeeded} when the
  * shopper pays, {@code payment.canceled} when they abandon, {@code refund.succeeded} on a refund (a merchant's close
  * sends none). The shopper pays or abandons on the checkout page, {@code /sandbox/checkout/<ref>}
  * ({@code sandbox.web}), which a script can drive with one form POST.

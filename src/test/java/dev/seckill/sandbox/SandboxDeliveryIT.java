@@ -209,12 +209,14 @@ class SandboxDeliveryIT {
             sql.execute("DROP DATABASE " + database);
             sql.execute("CREATE DATABASE " + database);
             sql.execute("USE " + database);
-            String migration = Files.readString(Path.of("db/migration/V6__sandbox_payment.sql"))
-                    .replaceAll("(?m)^\\s*--.*$", "");
-            // a statement ends with the line: a column's comment may hold a semicolon too
-            for (String statement : migration.split("(?m);\\s*$")) {
-                if (!statement.isBlank()) {
-                    sql.execute(statement);
+            // the sandbox module's own migrations, in order
+            for (String file : List.of("V6__sandbox_payment.sql", "V13__sandbox_payment_idempotency.sql")) {
+                String migration = Files.readString(Path.of("db/migration", file)).replaceAll("(?m)^\\s*--.*$", "");
+                // a statement ends with the line: a column's comment may hold a semicolon too
+                for (String statement : migration.split("(?m);\\s*$")) {
+                    if (!statement.isBlank()) {
+                        sql.execute(statement);
+                    }
                 }
             }
         }
