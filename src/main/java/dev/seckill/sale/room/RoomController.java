@@ -1,8 +1,10 @@
 package dev.seckill.sale.room;
 
+import java.io.IOException;
 import java.time.Duration;
 
 import dev.seckill.web.security.CurrentShopper;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.Size;
@@ -19,6 +21,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.WebRequest;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A voucher's waiting room: joining and the live place for scripts ({@code /seckill/...}, bearer token) and the buy
@@ -29,9 +33,11 @@ import org.springframework.web.context.request.WebRequest;
 class RoomController {
 
     private final WaitingRooms rooms;
+    private final ObjectWriter placeJson;
 
-    RoomController(WaitingRooms rooms) {
+    RoomController(WaitingRooms rooms, JsonMapper json) {
         this.rooms = rooms;
+        this.placeJson = json.writerFor(RoomPlace.class);
     }
 
     /** @param solution the challenge widget's payload (base64), where tickets are asked */
@@ -45,10 +51,20 @@ class RoomController {
                 .body(rooms.join(shopper.id(), voucherId, request == null ? null : request.solution()));
     }
 
+    /**
+     * Written straight to the response, as the purchase's answers are: a waiting shopper's look is answered from the
+     * instance's memory, and Spring MVC's content negotiation and message converters would be most of its cost
+     * (docs/security.md, the poll line of scripts/cost). A refusal is thrown and answered as everywhere else.
+     */
     @GetMapping({"/seckill/{voucherId}/room/place", "/shop/seckill/{voucherId}/room/place"})
-    ResponseEntity<RoomPlace> place(@PathVariable @Positive long voucherId,
-            @AuthenticationPrincipal CurrentShopper shopper) {
-        return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(rooms.place(shopper.id(), voucherId));
+    void place(@PathVariable @Positive long voucherId, @AuthenticationPrincipal CurrentShopper shopper,
+            HttpServletResponse response) throws IOException {
+        byte[] body = placeJson.writeValueAsBytes(rooms.place(shopper.id(), voucherId));
+        response.setStatus(HttpServletResponse.SC_OK);
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        response.setHeader(HttpHeaders.CACHE_CONTROL, CacheControl.noStore().getHeaderValue());
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
     }
 
     @GetMapping("/vouchers/{voucherId}/room")
