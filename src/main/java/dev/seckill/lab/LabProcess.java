@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnectionException;
 import org.redisson.config.Config;
 
 /**
@@ -12,6 +13,9 @@ import org.redisson.config.Config;
  * its own, and {@link #die()} ends it as a crash would: nothing released, nothing renewed any more.
  */
 final class LabProcess {
+
+    /** How many times a node's client is made before the instance gives up starting. */
+    static final int START_ATTEMPTS = 5;
 
     private final List<RedissonClient> clients;
 
@@ -48,6 +52,16 @@ final class LabProcess {
         config.useSingleServer().setAddress(address).setConnectTimeout(timeout).setTimeout(timeout).setRetryAttempts(0)
                 .setConnectionMinimumIdleSize(8).setConnectionPoolSize(200)
                 .setSubscriptionConnectionMinimumIdleSize(1).setSubscriptionConnectionPoolSize(25);
-        return Redisson.create(config);
+        // The short timeouts are for the faults the lab injects; the pool's first connections, each answering a PING
+        // within them, can miss one on a busy machine while the instance starts. Tried again, not given up on.
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return Redisson.create(config);
+            } catch (RedisConnectionException slowStart) {
+                if (attempt == START_ATTEMPTS) {
+                    throw slowStart;
+                }
+            }
+        }
     }
 }
