@@ -2,7 +2,8 @@
 -- polls. It also lets the next batch in when one is due, so no instance has to run a timer: a room with nobody
 -- polling has nobody to let in. A poll reads a few numbers and one rank, whatever the room's size; the poll that
 -- lets a batch in also writes the batch's shoppers.
--- KEYS[1] places   KEYS[2] the arrival window's closing marker   KEYS[3] places let in   KEYS[4] when the next batch is due
+-- KEYS[1] places   KEYS[2] the arrival window's closing marker   KEYS[3] places let in
+-- KEYS[4] when the next batch is due
 -- KEYS[5] shopper -> when let in   KEYS[6] the shopper's ticket   KEYS[7] the stock counter
 -- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
 -- KEYS[9] the shopper's polls in this window (the per-shopper limit, kept here so that a poll is one call)
@@ -14,10 +15,11 @@
 -- shopper's admission has none yet   ARGV[7] when the room's keys expire (epoch ms: some time after the sale ends;
 -- every write sets it again, as SET clears it)   ARGV[8] polls a shopper may make in a window   ARGV[9] the window (ms)
 -- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is not done
--- (no place yet: the window is open, or its numbers are still to be written), 2 waiting, 3 let in (ticket: the admission the purchase spends), 4 let in and the admission ran
--- out unused, 5 nothing is left to sell (for now: units that come back reopen the room), 6 let in and the
--- admission spent by a purchase; stock -1 when the counter is not in Redis; held: the units the open admissions hold
--- now (each admitted shopper may buy one), so that a waiting place is told what is free for those ahead of it;
+-- (no place yet: the window is open, or its numbers are still to be written), 2 waiting, 3 let in (ticket: the
+-- admission the purchase spends), 4 let in and the admission ran out unused, 5 nothing is left to sell (for now: units
+-- that come back reopen the room), 6 let in and the admission spent by a purchase; stock -1 when the counter is not
+-- in Redis; held: the units the open admissions hold now (each admitted shopper may buy one), so that a waiting place
+-- is told what is free for those ahead of it;
 -- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read.
 local public = ARGV[1] == ''
 if not public then
