@@ -12,7 +12,8 @@
 --         (sync-unit-settle.lua makes the shopper a buyer) or gives it back (stock-return.lua)
 -- ARGV[2] 'tickets': an order takes a unit only with its shopper's ticket, which it spends (sale/ticket/ticket-issue.lua);
 --         'room': the same, the ticket being a waiting room's admission (sale/room/room-place.lua), whose shopper
---         leaves the room's open admissions (KEYS[8 + orders]) as it is spent; 'open': no ticket asked
+--         leaves the room's open admissions (KEYS[8 + orders]) as it is spent, and the order it bought is written
+--         to the room's spent admissions (KEYS[9 + orders]); 'open': no ticket asked
 -- ARGV[3..] per order: shopper id, order id, at (epoch millis, the caller's clock: a script's time would differ
 --         on a replica that replays it), and with tickets the ticket the request carried ('' for none)
 -- Returns one answer per order, in ARGV order: 0 accepted, 1 sold out, 2 already bought (order unknown),
@@ -71,6 +72,13 @@ for i = 1, orders do
     if tickets then
       redis.call('DEL', KEYS[7 + i])
       if room then
+        -- The room tells a spent admission by this, and gives it back if the order does not stand (room-place.lua).
+        -- It lives as long as the room's keys, whose expiry the open admissions carry.
+        local ttl = redis.call('PTTL', KEYS[8 + orders])
+        redis.call('HSET', KEYS[9 + orders], shopper, order)
+        if ttl > 0 then
+          redis.call('PEXPIRE', KEYS[9 + orders], ttl)
+        end
         redis.call('ZREM', KEYS[8 + orders], shopper)
       end
     end

@@ -8,16 +8,22 @@
 -- KEYS[8] open admissions: shopper -> when their admission runs out (the purchase script takes a spent one out)
 -- KEYS[9] the shopper's polls in this window (the per-shopper limit, kept here so that a poll is one call)
 -- KEYS[10] the draw's marker: the entrants' lottery numbers are written (room-number.lua)
+-- KEYS[11] shopper -> their place's member in KEYS[1] once queued again (room-again.lua; a member of their own id else)
+-- KEYS[12] spent admissions: shopper -> the order it bought (purchase.lua)   KEYS[13] buyers
+-- KEYS[14] sync units in flight: order -> ...   KEYS[15] sync units the sweeper returned (order may still commit)
 -- ARGV[1] the shopper, or '' for the room's public state (what every page waits on: it lets batches in as a shopper's
 -- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's
 -- clock says the arrival window has closed   ARGV[3] batch size
 -- ARGV[4] batch interval (ms)   ARGV[5] how long an admission lasts (ms)   ARGV[6] a new ticket, used if the
 -- shopper's admission has none yet   ARGV[7] when the room's keys expire (epoch ms: some time after the sale ends;
 -- every write sets it again, as SET clears it)   ARGV[8] polls a shopper may make in a window   ARGV[9] the window (ms)
+-- ARGV[10] the presence window (ms): a shopper let in who does not look at their place within it gives the unit
+-- back to the next place; one who does holds it for the admission's whole lifetime
 -- Returns {state, rank, admitted, size, stock, ticket, ms left, held}: state 0 not in the room, 1 the draw is not done
 -- (no place yet: the window is open, or its numbers are still to be written), 2 waiting, 3 let in (ticket: the
 -- admission the purchase spends), 4 let in and the admission ran out unused, 5 nothing is left to sell (for now: units
--- that come back reopen the room), 6 let in and the admission spent by a purchase; stock -1 when the counter is not
+-- that come back reopen the room), 6 let in and the admission spent by a purchase whose order stands (an admission
+-- whose order did not stand, given up or rolled back, is given back whole: 3 again); stock -1 when the counter is not
 -- in Redis; held: the units the open admissions hold now (each admitted shopper may buy one), so that a waiting place
 -- is told what is free for those ahead of it;
 -- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read.
@@ -30,7 +36,7 @@ if not public then
     return {7, -1, 0, 0, 0, '', redis.call('PTTL', KEYS[9]), 0}
   end
 end
-local rank = public or redis.call('ZRANK', KEYS[1], ARGV[1])
+local rank = public or redis.call('ZRANK', KEYS[1], redis.call('HGET', KEYS[11], ARGV[1]) or ARGV[1])
 local size = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]) or '-1')
 if not rank then
@@ -64,8 +70,11 @@ if stock > 0 and admitted < size and (now >= due or due > now + interval) then
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now)
   local letIn = math.min(tonumber(ARGV[3]), stock - redis.call('ZCARD', KEYS[8]), size - admitted)
   if letIn > 0 then
-    for _, shopper in ipairs(redis.call('ZRANGE', KEYS[1], admitted, admitted + letIn - 1)) do
-      redis.call('ZADD', KEYS[8], now + lifetime, shopper)
+    -- Held for the presence window only, until the shopper looks (below): one who walked away holds a unit that long.
+    local presence = tonumber(ARGV[10])
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[1], admitted, admitted + letIn - 1)) do
+      local shopper = string.match(member, '^%d+')
+      redis.call('ZADD', KEYS[8], now + presence, shopper)
       redis.call('HSET', KEYS[5], shopper, now)
     end
     redis.call('PEXPIREAT', KEYS[8], ARGV[7])
@@ -85,18 +94,35 @@ end
 if rank >= admitted then
   return {2, rank, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}
 end
-local left = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or now) + lifetime - now
-if left <= 0 then
+local admittedAt = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or now)
+local left = admittedAt + lifetime - now
+-- Looked at since let in: held until the admission's lifetime ends, under the ticket issued then. A ticket of an
+-- earlier admission (a fresh sale let this place in again) is not this one's.
+local holds = tonumber(redis.call('ZSCORE', KEYS[8], ARGV[1]) or '0')
+local ticket = redis.call('GET', KEYS[6])
+if ticket and left > 0 and holds == admittedAt + lifetime then
+  return {3, rank, admitted, size, stock, ticket, left, 0}
+end
+local order = redis.call('HGET', KEYS[12], ARGV[1])
+if order then
+  if redis.call('SISMEMBER', KEYS[13], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[14], order) == 1
+      or redis.call('HEXISTS', KEYS[15], order) == 1 then
+    return {6, rank, admitted, size, stock, '', 0, 0}
+  end
+  -- The order the admission bought did not stand (given up after its retries, or its transaction rolled back) and
+  -- its unit went back on sale: the admission is given back whole, held for its lifetime from now.
+  redis.call('HDEL', KEYS[12], ARGV[1])
+  redis.call('HSET', KEYS[5], ARGV[1], now)
+  redis.call('ZADD', KEYS[8], now + lifetime, ARGV[1])
+  redis.call('SET', KEYS[6], ARGV[6], 'PX', lifetime)
+  return {3, rank, admitted, size, stock, ARGV[6], lifetime, 0}
+end
+-- Let in and not looked at within the presence window, or looked at and not spent within the lifetime: run out.
+if left <= 0 or holds <= now then
+  redis.call('ZREM', KEYS[8], ARGV[1])
   return {4, rank, admitted, size, stock, '', 0, 0}
 end
--- One admission each: its ticket is issued at the first poll after the shopper was let in and lives as long as the
--- admission. No ticket and no open admission: a purchase spent it.
-local ticket = redis.call('GET', KEYS[6])
-if not ticket then
-  if not redis.call('ZSCORE', KEYS[8], ARGV[1]) then
-    return {6, rank, admitted, size, stock, '', left, 0}
-  end
-  ticket = ARGV[6]
-  redis.call('SET', KEYS[6], ticket, 'PX', left)
-end
-return {3, rank, admitted, size, stock, ticket, left, 0}
+-- The first look since they were let in: the admission is theirs for its lifetime, its ticket issued now.
+redis.call('ZADD', KEYS[8], 'XX', admittedAt + lifetime, ARGV[1])
+redis.call('SET', KEYS[6], ARGV[6], 'PX', left)
+return {3, rank, admitted, size, stock, ARGV[6], left, 0}

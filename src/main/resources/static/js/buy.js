@@ -94,6 +94,15 @@
       clock.stop();
       clock = null;
     }
+    if (view.status === 'FAILED' && room) {
+      // The room gives back the admission that bought it: a new purchase (a new key) once it shows the turn again.
+      shown = null;
+      done = false;
+      button.dataset.key = newKey();
+      say(order.words('FAILED') + '. Your turn is given back: buy again.', 'FAILED');
+      room.orderFailed();
+      return;
+    }
     shown = view;
     status.dataset.order = view.orderId;
     done = true;

@@ -224,10 +224,11 @@
           askPlace(0);
         });
       } else if (p.state === 'admission-lapsed') {
+        // The button queues the shopper again, behind everyone: a join of a lapsed shopper does that.
         endAdmission();
-        show('Your turn came and its time ran out before you bought: your place has passed.',
+        show('Your turn came and passed before you bought: you may queue again, behind everyone.',
           'You were ' + ordinal(p.place) + ' in the room.', p.state);
-        stopped = true;
+        joined = false;
       } else if (p.state === 'admission-used') {
         // A purchase of this shopper's spent the admission (its answer may have been lost): the order is theirs.
         endAdmission();
@@ -285,7 +286,8 @@
       if (joining || joined || stopped) {
         return;
       }
-      if (tickets && !ui.solution()) {
+      // Queuing again after a lapsed turn: the shopper is in the room already, so no second proof of work.
+      if (tickets && !ui.solution() && state !== 'admission-lapsed') {
         joining = true;
         refresh();
         ui.say('Checking your browser… you join as soon as that is done.', 'PLACING');
@@ -373,10 +375,15 @@
     /** The button's words and whether it may be clicked, at every tick of the page's clock. */
     function refresh() {
       drawLink();
-      if (stopped && state !== 'admission-lapsed' && state !== 'admission-used') {
+      if (stopped && state !== 'admission-used') {
         return;
       }
       var phase = window.seckillClock.phase(begin, end);
+      if (!joined && state === 'admission-lapsed') {
+        button.disabled = joining || phase === 'ended';
+        button.textContent = phase === 'ended' ? 'Sale ended' : joining ? 'Joining…' : 'Queue again';
+        return;
+      }
       if (!joined) {
         var open = joinable();
         if (open && phase === 'before' && !joining && !autoJoined && window.seckillClock.now() >= autoJoinAt) {
@@ -390,8 +397,7 @@
       }
       button.disabled = !(state === 'admitted' && held);
       button.textContent = state === 'admitted' ? 'Buy now' : state === 'in-the-draw' ? 'In the draw'
-        : state === 'sold-out' ? 'Sold out' : state === 'admission-lapsed' ? 'Your turn has passed'
-        : state === 'admission-used' ? 'Bought'
+        : state === 'sold-out' ? 'Sold out' : state === 'admission-used' ? 'Bought'
         : 'Waiting for your turn';
     }
 
@@ -415,6 +421,15 @@
       refresh: refresh,
       /** The purchase was refused: what the room says now (let in still, sold out, turn passed). */
       pollNow: poll,
+      /**
+       * The order this admission bought was not written (FAILED) and its unit went back on sale: the room gives the
+       * admission back whole, and the next look at the place shows it with a fresh ticket.
+       */
+      orderFailed: function () {
+        stopped = false;
+        joined = true;
+        askPlace(0);
+      },
       /** Bought (or an order is there already): the room has nothing more to say. */
       stop: function () {
         stopped = true;

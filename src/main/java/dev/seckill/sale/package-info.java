@@ -60,7 +60,8 @@
         scripts = {"sale/buying/purchase.lua", "sale/stream/seckill-ack.lua", "sale/stream/seckill-fail.lua",
                 "sale/stream/seckill-fail-duplicate.lua", "sale/failover/failover-replay.lua",
                 "sale/ticket/ticket-issue.lua", "sale/room/room-join.lua", "sale/room/room-place.lua",
-                "sale/room/room-draw.lua", "sale/room/room-number.lua", "sale/room/room-numbers.lua"})
+                "sale/room/room-draw.lua", "sale/room/room-number.lua", "sale/room/room-numbers.lua",
+                "sale/room/room-again.lua", "sale/room/room-restart.lua"})
 package dev.seckill.sale;
 
 import dev.seckill.Owns;

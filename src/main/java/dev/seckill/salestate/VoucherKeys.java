@@ -158,6 +158,23 @@ public final class VoucherKeys {
         return key(voucherId, "room:open");
     }
 
+    /**
+     * shopper -> the order their room admission bought (the purchase script writes it as it spends the admission), so
+     * that the room tells a spent admission from one that ran out, and gives it back when that order did not stand.
+     */
+    public static String roomSpent(long voucherId) {
+        return key(voucherId, "room:spent");
+    }
+
+    /**
+     * shopper -> the member of the room's places that is theirs now, for a shopper queued again after their admission
+     * ran out: a new place behind everyone, while the one they were let in from stays where it was, let in, so that
+     * no place behind it moves.
+     */
+    public static String roomRequeued(long voucherId) {
+        return key(voucherId, "room:requeued");
+    }
+
     /** A shopper's looks at their place in the voucher's room in the current window of the poll limit. */
     public static String roomPolls(long voucherId, long shopperId) {
         return key(voucherId, "room:polls:" + shopperId);

@@ -184,7 +184,7 @@ public class PurchaseDecision {
     }
 
     private static List<Object> keys(long voucherId, Keeping keeping, Tickets tickets, List<Order> orders) {
-        List<Object> keys = new ArrayList<>(8 + (tickets.carried() ? orders.size() : 0));
+        List<Object> keys = new ArrayList<>(9 + (tickets.carried() ? orders.size() : 0));
         keys.add(VoucherKeys.stock(voucherId));
         keys.add(VoucherKeys.buyers(voucherId));
         keys.add(VoucherKeys.shopperOrders(voucherId));
@@ -200,6 +200,7 @@ public class PurchaseDecision {
         }
         if (tickets == Tickets.ROOM) {
             keys.add(VoucherKeys.roomOpenAdmissions(voucherId));
+            keys.add(VoucherKeys.roomSpent(voucherId));
         }
         return keys;
     }

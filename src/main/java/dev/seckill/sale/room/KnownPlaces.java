@@ -87,6 +87,8 @@ class KnownPlaces {
     /** A fresh sale lets the places in again from the front: nothing read before it holds. */
     void forget(long voucherId) {
         rooms.invalidate(voucherId);
+        // the places of shoppers queued again are gone: each is back at the place they were drawn or arrived at
+        ranks.asMap().keySet().removeIf(seat -> seat.voucherId() == voucherId);
     }
 
     private void room(long voucherId, RoomStore.Polled polled) {

@@ -16,7 +16,12 @@ import org.springframework.validation.annotation.Validated;
  * @param batchInterval     how often a room lets its next batch in (a voucher's admissions per second times this
  *                          many seconds at a time)
  * @param admissionLifetime how long a shopper who was let in may buy: long enough to click, short enough that a
- *                          shopper who walked away does not keep the place; once, never again
+ *                          shopper who walked away does not keep the place; once (a lapsed shopper may queue again,
+ *                          behind everyone)
+ * @param presence          how long an admission waits for its shopper's page to look at it: one who walked away
+ *                          gives the unit back to the next place this soon, not after the whole lifetime. Longer than a
+ *                          page's look at the room's public state (its poll interval, the cache's second and a jitter);
+ *                          the lifetime when that is shorter
  * @param pollInterval      how often the room's page asks for its place: the page's pace, given to it in every answer
  * @param keepAfterSale     how long a room's keys stay in Redis after its sale ends (the dashboard's numbers), set
  *                          anew by every join and poll, so that a sale's end moved later moves it too
@@ -26,8 +31,16 @@ import org.springframework.validation.annotation.Validated;
 public record RoomSettings(
         @DefaultValue("1s") @NotNull @DurationMin(millis = 100) @DurationMax(seconds = 60) Duration batchInterval,
         @DefaultValue("60s") @NotNull @DurationMin(seconds = 5) @DurationMax(minutes = 30) Duration admissionLifetime,
+        @DefaultValue("20s") @NotNull @DurationMin(seconds = 5) @DurationMax(minutes = 30) Duration presence,
         @DefaultValue("2s") @NotNull @DurationMin(millis = 500) @DurationMax(seconds = 60) Duration pollInterval,
         @DefaultValue("1h") @NotNull @DurationMin(seconds = 1) Duration keepAfterSale) {
+
+    public RoomSettings {
+        // An admission is held for its lifetime at most: a shorter lifetime (a test's, a quick sale's) bounds it.
+        if (presence != null && admissionLifetime != null && presence.compareTo(admissionLifetime) > 0) {
+            presence = admissionLifetime;
+        }
+    }
 
     /** How many places a batch lets in, for a room that lets {@code perSecond} in a second; at least one. */
     int batchSize(int perSecond) {

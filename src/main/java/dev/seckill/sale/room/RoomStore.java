@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The waiting rooms in Redis: {@code sale/room/room-join.lua}, {@code room-place.lua}, {@code room-draw.lua},
- * {@code room-number.lua}.
+ * {@code room-number.lua}, {@code room-again.lua}, {@code room-restart.lua}.
  */
 @Component
 class RoomStore {
@@ -41,6 +41,8 @@ class RoomStore {
     private final LuaScript draw;
     private final LuaScript number;
     private final LuaScript numbers;
+    private final LuaScript again;
+    private final LuaScript restart;
     private final RedissonClient redisson;
 
     RoomStore(RedissonClient redisson) {
@@ -50,6 +52,8 @@ class RoomStore {
         this.draw = new LuaScript(redisson, "sale/room/room-draw.lua");
         this.number = new LuaScript(redisson, "sale/room/room-number.lua");
         this.numbers = new LuaScript(redisson, "sale/room/room-numbers.lua");
+        this.again = new LuaScript(redisson, "sale/room/room-again.lua");
+        this.restart = new LuaScript(redisson, "sale/room/room-restart.lua");
     }
 
     /**
@@ -80,31 +84,53 @@ class RoomStore {
      * The shopper's poll limit ({@code pollLimit}) is counted in the same call: {@code POLLED_TOO_OFTEN} with the
      * milliseconds until its window ends.
      */
-    Polled poll(long voucherId, long shopperId, boolean drawDue, int batchSize, Duration batchInterval,
-            Duration admissionLifetime, String newTicket, Instant keysExpireAt, RateLimitSettings.Limit pollLimit) {
+    Polled poll(long voucherId, long shopperId, boolean drawDue, Pace pace, String newTicket, Instant keysExpireAt,
+            RateLimitSettings.Limit pollLimit) {
         return polled(place.evalList(placeKeys(voucherId, VoucherKeys.ticket(voucherId, shopperId),
-                VoucherKeys.roomPolls(voucherId, shopperId)), Long.toString(shopperId), drawDue ? "1" : "0", batchSize,
-                batchInterval.toMillis(), admissionLifetime.toMillis(), newTicket, keysExpireAt.toEpochMilli(),
-                pollLimit.permits(), pollLimit.per().toMillis()));
+                VoucherKeys.roomPolls(voucherId, shopperId)), Long.toString(shopperId), drawDue ? "1" : "0",
+                pace.batchSize(), pace.batchInterval().toMillis(), pace.admissionLifetime().toMillis(), newTicket,
+                keysExpireAt.toEpochMilli(), pollLimit.permits(), pollLimit.per().toMillis(), pace.presence().toMillis()));
+    }
+
+    /**
+     * How a room lets its places in: {@code batchSize} every {@code batchInterval}, each admission held for the
+     * {@code presence} window until its shopper looks, then for its {@code admissionLifetime} from when they were let in.
+     */
+    record Pace(int batchSize, Duration batchInterval, Duration presence, Duration admissionLifetime) {
     }
 
     /**
      * The room's public state, as {@link #poll} reads it for nobody in particular (state {@code IN_THE_DRAW},
      * {@code WAITING} or {@code SOLD_OUT}, rank -1, {@code held} always told); it lets a due batch in as a poll does.
      */
-    Polled serving(long voucherId, boolean drawDue, int batchSize, Duration batchInterval, Duration admissionLifetime,
-            Instant keysExpireAt) {
+    Polled serving(long voucherId, boolean drawDue, Pace pace, Instant keysExpireAt) {
         // no shopper, no ticket nor poll counter: the script never touches KEYS[6] and KEYS[9] for the public state
         String unused = VoucherKeys.roomPlaces(voucherId);
-        return polled(place.evalList(placeKeys(voucherId, unused, unused), "", drawDue ? "1" : "0", batchSize,
-                batchInterval.toMillis(), admissionLifetime.toMillis(), "", keysExpireAt.toEpochMilli(), 0, 0));
+        return polled(place.evalList(placeKeys(voucherId, unused, unused), "", drawDue ? "1" : "0", pace.batchSize(),
+                pace.batchInterval().toMillis(), pace.admissionLifetime().toMillis(), "", keysExpireAt.toEpochMilli(), 0,
+                0, pace.presence().toMillis()));
     }
 
     private static List<Object> placeKeys(long voucherId, String ticketKey, String pollsKey) {
         return List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomClosed(voucherId),
                 VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
                 VoucherKeys.roomAdmittedAt(voucherId), ticketKey, VoucherKeys.stock(voucherId),
-                VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId));
+                VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId),
+                VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomSpent(voucherId), VoucherKeys.buyers(voucherId),
+                VoucherKeys.syncUnits(voucherId), VoucherKeys.syncUnitsReturned(voucherId));
+    }
+
+    /**
+     * A shopper whose admission ran out unused queues again behind everyone ({@code room-again.lua}); anyone else keeps
+     * the place they have.
+     *
+     * @return the shopper's rank from 0 after the call; -1 when they are not in the room
+     */
+    long queueAgain(long voucherId, long shopperId, Instant keysExpireAt) {
+        return again.evalLong(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
+                VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomAdmitted(voucherId),
+                VoucherKeys.roomOpenAdmissions(voucherId), VoucherKeys.roomSpent(voucherId),
+                VoucherKeys.roomAdmittedAt(voucherId)), Long.toString(shopperId), keysExpireAt.toEpochMilli());
     }
 
     private static Polled polled(List<Object> answer) {
@@ -161,12 +187,14 @@ class RoomStore {
     }
 
     /**
-     * A fresh sale (its orders deleted): the room lets its places in again from the front. The places, the draw and
-     * the late arrivals stay, so the published order still holds. One DEL: the keys share the voucher's slot.
+     * A fresh sale (its orders deleted): the room lets its places in again from the front ({@code room-restart.lua}).
+     * The places, the draw and the late arrivals stay, so the published order still holds.
      */
     void restartAdmissions(long voucherId) {
-        redisson.getKeys().delete(VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
-                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.roomOpenAdmissions(voucherId));
+        restart.evalLong(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomRequeued(voucherId),
+                VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
+                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.roomOpenAdmissions(voucherId),
+                VoucherKeys.roomSpent(voucherId)));
     }
 
     private static long number(List<Object> answer, int index) {

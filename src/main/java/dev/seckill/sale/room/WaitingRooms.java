@@ -79,7 +79,7 @@ public class WaitingRooms {
 
     /**
      * The shopper takes a place: in the lottery during the arrival window, behind it afterwards; a second join
-     * answers the place they have.
+     * answers the place they have, or, when their admission ran out unused, queues them again behind everyone.
      *
      * @param solution the challenge's solution, asked where tickets are ({@code seckill.tickets.required})
      */
@@ -92,7 +92,7 @@ public class WaitingRooms {
         if (challengeAtJoin && store.isIn(voucherId, shopperId)) {
             // A second tab, a reload: the place they hold, no second proof of work. Without a challenge the join
             // script itself answers a shopper already in the room, in its one call.
-            return poll(shopperId, voucherId, window, room, now);
+            return pollOrQueueAgain(shopperId, voucherId, window, room, now);
         }
         PurchaseTickets.Solution spent = challengeAtJoin ? tickets.verify(shopperId, voucherId, window, solution) : null;
         boolean windowOpen = now.isBefore(room.drawAt(window.begin()));
@@ -102,6 +102,22 @@ public class WaitingRooms {
         if (joined.outcome() == RoomStore.JoinOutcome.SOLUTION_SPENT) {
             throw new Refusal(Reason.CHALLENGE_SPENT);
         }
+        return joined.outcome() == RoomStore.JoinOutcome.ALREADY_IN
+                ? pollOrQueueAgain(shopperId, voucherId, window, room, now)
+                : poll(shopperId, voucherId, window, room, now);
+    }
+
+    /**
+     * A join of a shopper already in the room: the place they hold, unless their admission ran out unused; then they
+     * queue again, behind everyone (the place they were let in from stays let in, so no other place moves).
+     */
+    private RoomPlace pollOrQueueAgain(long shopperId, long voucherId, SaleWindow window, WaitingRoom room,
+            Instant now) {
+        RoomPlace place = poll(shopperId, voucherId, window, room, now);
+        if (!place.state().equals(name(PlaceState.ADMISSION_LAPSED))) {
+            return place;
+        }
+        store.queueAgain(voucherId, shopperId, keysExpireAt(window));
         return poll(shopperId, voucherId, window, room, now);
     }
 
@@ -154,8 +170,12 @@ public class WaitingRooms {
     }
 
     private RoomStore.Polled serving(long voucherId, WaitingRoom room, boolean drawDue, SaleWindow window) {
-        return store.serving(voucherId, drawDue, settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(),
-                settings.admissionLifetime(), keysExpireAt(window));
+        return store.serving(voucherId, drawDue, pace(room), keysExpireAt(window));
+    }
+
+    private RoomStore.Pace pace(WaitingRoom room) {
+        return new RoomStore.Pace(settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(),
+                settings.presence(), settings.admissionLifetime());
     }
 
     /** The lottery as published: the commitment always, the seed and the order once the arrival window has closed. */
@@ -213,14 +233,12 @@ public class WaitingRooms {
     private RoomPlace poll(long shopperId, long voucherId, SaleWindow window, WaitingRoom room, Instant now) {
         Instant drawAt = room.drawAt(window.begin());
         boolean drawDue = !now.isBefore(drawAt);
-        RoomStore.Polled polled = store.poll(voucherId, shopperId, drawDue,
-                settings.batchSize(room.admissionsPerSecond()), settings.batchInterval(), settings.admissionLifetime(),
-                tickets.newTicket(), keysExpireAt(window), pollLimit);
+        RoomStore.Polled polled = store.poll(voucherId, shopperId, drawDue, pace(room), tickets.newTicket(),
+                keysExpireAt(window), pollLimit);
         if (drawDue && polled.state() == PlaceState.IN_THE_DRAW) {
             // the first to ask after the close: the numbers are written now, and the place read again
             drawn(voucherId, room, window);
-            polled = store.poll(voucherId, shopperId, true, settings.batchSize(room.admissionsPerSecond()),
-                    settings.batchInterval(), settings.admissionLifetime(), tickets.newTicket(), keysExpireAt(window),
+            polled = store.poll(voucherId, shopperId, true, pace(room), tickets.newTicket(), keysExpireAt(window),
                     pollLimit);
         }
         known.polled(voucherId, shopperId, polled);

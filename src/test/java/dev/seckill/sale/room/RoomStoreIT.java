@@ -3,7 +3,9 @@ package dev.seckill.sale.room;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.seckill.ratelimit.RateLimitSettings;
 import dev.seckill.salestate.VoucherKeys;
@@ -15,6 +17,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The room's place script on a Redis of its own: a shopper's poll counts their limit in the same call, and the room's
@@ -23,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RoomStoreIT {
 
     static final RateLimitSettings.Limit THREE_A_MINUTE = new RateLimitSettings.RoomPollsLimit(3, Duration.ofMinutes(1));
+    static final RateLimitSettings.Limit ENOUGH = new RateLimitSettings.RoomPollsLimit(1_000, Duration.ofMinutes(1));
     static final Instant KEYS_EXPIRE = Instant.now().plusSeconds(600);
+    static final AtomicLong TICKETS = new AtomicLong();
 
     static RedisServer redis;
     static RedissonClient redisson;
@@ -47,16 +52,16 @@ class RoomStoreIT {
         long voucher = 101;
         roomOf(voucher, 2, 1, 2);
         for (int i = 0; i < 3; i++) {
-            assertThat(poll(voucher, 1).state()).as("poll %d", i + 1).isIn(PlaceState.ADMITTED, PlaceState.WAITING);
+            assertThat(limited(voucher, 1).state()).as("poll %d", i + 1).isIn(PlaceState.ADMITTED, PlaceState.WAITING);
         }
-        RoomStore.Polled refused = poll(voucher, 1);
+        RoomStore.Polled refused = limited(voucher, 1);
         assertThat(refused.state()).isEqualTo(PlaceState.POLLED_TOO_OFTEN);
         assertThat(refused.millisLeft()).isBetween(1L, 60_000L);
-        assertThat(poll(voucher, 2).state()).as("another shopper's own count").isNotEqualTo(PlaceState.POLLED_TOO_OFTEN);
-        assertThat(poll(voucher + 1, 1).state()).as("the same shopper in another room").isEqualTo(PlaceState.NOT_IN_ROOM);
+        assertThat(limited(voucher, 2).state()).as("another shopper's own count").isNotEqualTo(PlaceState.POLLED_TOO_OFTEN);
+        assertThat(limited(voucher + 1, 1).state()).as("the same shopper in another room").isEqualTo(PlaceState.NOT_IN_ROOM);
 
         redisson.getKeys().delete(VoucherKeys.roomPolls(voucher, 1));
-        assertThat(poll(voucher, 1).state()).as("a new window").isNotEqualTo(PlaceState.POLLED_TOO_OFTEN);
+        assertThat(limited(voucher, 1).state()).as("a new window").isNotEqualTo(PlaceState.POLLED_TOO_OFTEN);
     }
 
     @Test
@@ -66,7 +71,7 @@ class RoomStoreIT {
 
         RoomStore.Polled first = null;
         for (int i = 0; i < 10; i++) {
-            first = store.serving(voucher, true, 2, Duration.ofMinutes(1), Duration.ofMinutes(1), KEYS_EXPIRE);
+            first = store.serving(voucher, true, pace(2), KEYS_EXPIRE);
         }
         assertThat(first.state()).isEqualTo(PlaceState.WAITING);
         assertThat(first.rank()).isEqualTo(-1);
@@ -77,7 +82,7 @@ class RoomStoreIT {
         assertThat(redisson.getKeys().countExists(VoucherKeys.roomPolls(voucher, 0))).isZero();
 
         redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set("0");
-        assertThat(store.serving(voucher, true, 2, Duration.ofMinutes(1), Duration.ofMinutes(1), KEYS_EXPIRE).state())
+        assertThat(store.serving(voucher, true, pace(2), KEYS_EXPIRE).state())
                 .isEqualTo(PlaceState.SOLD_OUT);
     }
 
@@ -112,6 +117,129 @@ class RoomStoreIT {
         assertThat(poll(voucher, 14).rank()).as("behind the draw").isEqualTo(3);
     }
 
+    @Test
+    void anAdmissionNobodyLooksAtGoesToTheNextPlaceAfterThePresenceWindowAndOneLookedAtIsHeldItsLifetime() {
+        long voucher = 404;
+        roomOf(voucher, 2, 4, 0);
+        RoomStore.Pace pace = new RoomStore.Pace(2, Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMinutes(1));
+        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).admitted()).isEqualTo(2);
+        RoomStore.Polled looked = poll(voucher, 1, pace);
+        assertThat(looked.state()).isEqualTo(PlaceState.ADMITTED);
+
+        // Shopper 2 never looks: within the presence window its unit is released to place 3, not after a minute.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> store.serving(voucher, true, pace, KEYS_EXPIRE).admitted() == 3);
+        assertThat(poll(voucher, 2, pace).state()).isEqualTo(PlaceState.ADMISSION_LAPSED);
+        RoomStore.Polled stillHeld = poll(voucher, 1, pace);
+        assertThat(stillHeld.state()).as("looked at in time: held its lifetime").isEqualTo(PlaceState.ADMITTED);
+        assertThat(stillHeld.ticket()).isEqualTo(looked.ticket());
+        assertThat(poll(voucher, 3, pace).state()).isEqualTo(PlaceState.ADMITTED);
+        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).held()).as("shoppers 1 and 3").isEqualTo(2);
+    }
+
+    @Test
+    void aLapsedShopperQueuesAgainBehindEveryoneAndNoOtherPlaceNorTheDrawMoves() {
+        long voucher = 505;
+        roomOf(voucher, 3, 4, 0);
+        assertThat(store.join(voucher, 9, false, null, Duration.ZERO, KEYS_EXPIRE).rank()).as("a late arrival").isEqualTo(4);
+        RoomStore.Pace pace = new RoomStore.Pace(1, Duration.ofMinutes(1), Duration.ofMillis(300), Duration.ofMinutes(1));
+        store.serving(voucher, true, pace, KEYS_EXPIRE);
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("let in and held: keeps its place").isZero();
+        // watched without looking, which would hold it
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> store.serving(voucher, true, pace, KEYS_EXPIRE).held() == 0);
+        assertThat(poll(voucher, 1, pace).state()).isEqualTo(PlaceState.ADMISSION_LAPSED);
+        assertThat(store.queueAgain(voucher, 2, KEYS_EXPIRE)).as("not let in yet: keeps its place").isEqualTo(1);
+        java.util.List<String> drawn = store.entrants(voucher, true, KEYS_EXPIRE).shopperIds();
+
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("behind the late arrival").isEqualTo(5);
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("a second call changes nothing").isEqualTo(5);
+        assertThat(poll(voucher, 1, pace).state()).isEqualTo(PlaceState.WAITING);
+        for (long shopper : new long[] {2, 3, 4, 9}) {
+            assertThat(poll(voucher, shopper, pace).rank()).as("shopper %d", shopper).isEqualTo(shopper == 9 ? 4 : shopper - 1);
+        }
+        assertThat(store.join(voucher, 10, false, null, Duration.ZERO, KEYS_EXPIRE).rank()).as("behind them").isEqualTo(6);
+        assertThat(store.entrants(voucher, true, KEYS_EXPIRE).shopperIds()).as("the draw as published").isEqualTo(drawn);
+
+        RoomStore.Pace everyone = new RoomStore.Pace(10, Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofMinutes(1));
+        redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set("10");
+        redisson.getBucket(VoucherKeys.roomNextBatch(voucher), StringCodec.INSTANCE).delete();
+        assertThat(store.serving(voucher, true, everyone, KEYS_EXPIRE).admitted()).isEqualTo(7);
+        RoomStore.Polled again = poll(voucher, 1, everyone);
+        assertThat(again.state()).as("let in again from the new place").isEqualTo(PlaceState.ADMITTED);
+        assertThat(again.rank()).isEqualTo(5);
+        assertThat(store.serving(voucher, true, everyone, KEYS_EXPIRE).held()).as("1, 2, 3, 4, 9, 10: once each")
+                .isEqualTo(6);
+    }
+
+    @Test
+    void aSpentAdmissionIsUsedWhileItsOrderStandsAndGivenBackWhenItDoesNot() {
+        long voucher = 606;
+        roomOf(voucher, 2, 2, 1);
+        RoomStore.Polled admitted = poll(voucher, 1);
+        assertThat(purchase(voucher, "queue", 1, 71, admitted.ticket())).isEqualTo(0L);
+        assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("spent: not queued again").isZero();
+
+        // The order is given up after its retries: its unit goes back and the shopper may buy again.
+        new dev.seckill.platform.LuaScript(redisson, "sale/stream/seckill-fail.lua").evalLong(List.of(
+                VoucherKeys.stock(voucher), VoucherKeys.buyers(voucher), VoucherKeys.orders(voucher),
+                VoucherKeys.pending(voucher), VoucherKeys.failed(voucher), VoucherKeys.deadLetters(voucher),
+                VoucherKeys.attempts(voucher)), "orders", "0-1", "71", "1", "test");
+        RoomStore.Polled givenBack = poll(voucher, 1);
+        assertThat(givenBack.state()).isEqualTo(PlaceState.ADMITTED);
+        assertThat(givenBack.ticket()).isNotEqualTo(admitted.ticket());
+        assertThat(givenBack.millisLeft()).isGreaterThan(50_000);
+        assertThat(poll(voucher, 1).ticket()).as("given back once").isEqualTo(givenBack.ticket());
+        assertThat(purchase(voucher, "queue", 1, 72, givenBack.ticket())).isEqualTo(0L);
+        assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+    }
+
+    @Test
+    void aSyncOrderInFlightHoldsItsAdmissionAndOneRolledBackGivesItBack() {
+        long voucher = 607;
+        roomOf(voucher, 2, 2, 1);
+        RoomStore.Polled admitted = poll(voucher, 1);
+        assertThat(purchase(voucher, "hold", 1, 81, admitted.ticket())).isEqualTo(0L);
+        assertThat(poll(voucher, 1).state()).as("its transaction still running").isEqualTo(PlaceState.ADMISSION_USED);
+        new dev.seckill.platform.LuaScript(redisson, "stock-return.lua").evalLong(List.of(VoucherKeys.stock(voucher),
+                VoucherKeys.syncUnits(voucher), VoucherKeys.syncUnitsReturned(voucher)), "81");
+        assertThat(poll(voucher, 1).state()).as("rolled back").isEqualTo(PlaceState.ADMITTED);
+    }
+
+    @Test
+    void aFreshSaleLetsTheDrawnPlacesInAgainWithNeitherTheirEarlierTicketsNorThePlacesQueuedAgain() {
+        long voucher = 708;
+        roomOf(voucher, 3, 3, 0);
+        RoomStore.Pace pace = new RoomStore.Pace(2, Duration.ofMinutes(1), Duration.ofMillis(300), Duration.ofMinutes(1));
+        store.serving(voucher, true, pace, KEYS_EXPIRE);
+        String earlier = poll(voucher, 2, pace).ticket();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> store.serving(voucher, true, pace, KEYS_EXPIRE).held() == 1);
+        assertThat(poll(voucher, 1, pace).state()).isEqualTo(PlaceState.ADMISSION_LAPSED);
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).isEqualTo(3);
+
+        store.restartAdmissions(voucher);
+        assertThat(poll(voucher, 1, pace).rank()).as("back at the place drawn").isZero();
+        store.serving(voucher, true, pace, KEYS_EXPIRE);
+        RoomStore.Polled again = poll(voucher, 2, pace);
+        assertThat(again.state()).isEqualTo(PlaceState.ADMITTED);
+        assertThat(again.ticket()).as("a ticket of this admission").isNotEqualTo(earlier);
+        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).size()).isEqualTo(3);
+    }
+
+    /** purchase.lua for one order with the room's admission as its ticket: its answer. */
+    private static Object purchase(long voucher, String keeping, long shopper, long order, String ticket) {
+        List<Object> answer = new dev.seckill.platform.LuaScript(redisson, "sale/buying/purchase.lua").evalList(List.of(
+                VoucherKeys.stock(voucher), VoucherKeys.buyers(voucher), VoucherKeys.shopperOrders(voucher),
+                VoucherKeys.resetFence(voucher), keeping.equals("queue") ? VoucherKeys.pending(voucher)
+                        : VoucherKeys.syncUnits(voucher), VoucherKeys.orders(voucher), VoucherKeys.sale(voucher),
+                VoucherKeys.ticket(voucher, shopper), VoucherKeys.roomOpenAdmissions(voucher),
+                VoucherKeys.roomSpent(voucher)), keeping, "room", Long.toString(shopper), Long.toString(order),
+                Long.toString(System.currentTimeMillis()), ticket);
+        return answer.get(0);
+    }
+
     /**
      * A room of {@code shoppers} (ids 1..n, numbered by their ids) with {@code stock} units, drawn; {@code letIn}
      * places admitted already.
@@ -126,12 +254,25 @@ class RoomStoreIT {
         entrants.shopperIds().forEach(shopper -> numbers.put(shopper, Long.parseLong(shopper)));
         assertThat(store.number(voucher, numbers, KEYS_EXPIRE)).isTrue();
         if (letIn > 0) {
-            store.serving(voucher, true, letIn, Duration.ofMinutes(1), Duration.ofMinutes(1), KEYS_EXPIRE);
+            store.serving(voucher, true, pace(letIn), KEYS_EXPIRE);
         }
     }
 
+    private static RoomStore.Polled limited(long voucher, long shopper) {
+        return store.poll(voucher, shopper, true, pace(1), "ticket-" + shopper, KEYS_EXPIRE, THREE_A_MINUTE);
+    }
+
     private static RoomStore.Polled poll(long voucher, long shopper) {
-        return store.poll(voucher, shopper, true, 1, Duration.ofMinutes(1), Duration.ofMinutes(1), "ticket-" + shopper,
-                KEYS_EXPIRE, THREE_A_MINUTE);
+        return poll(voucher, shopper, pace(1));
+    }
+
+    private static RoomStore.Polled poll(long voucher, long shopper, RoomStore.Pace pace) {
+        return store.poll(voucher, shopper, true, pace, "ticket-" + shopper + "-" + TICKETS.incrementAndGet(),
+                KEYS_EXPIRE, ENOUGH);
+    }
+
+    /** A batch of {@code batchSize} a minute, held a minute whether its shopper looks or not. */
+    private static RoomStore.Pace pace(int batchSize) {
+        return new RoomStore.Pace(batchSize, Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofMinutes(1));
     }
 }

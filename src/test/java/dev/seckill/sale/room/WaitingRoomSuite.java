@@ -23,9 +23,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,15 +50,19 @@ abstract class WaitingRoomSuite {
     static final Duration ARRIVAL_WINDOW = Duration.ofSeconds(6);
     /** Joins open this long before the sale. */
     static final Duration PRE_QUEUE = Duration.ofSeconds(3);
+    static final Duration PRESENCE = Duration.ofSeconds(8);
+    static final Duration LIFETIME = Duration.ofSeconds(15);
 
     static ConfigurableApplicationContext instanceA;
     static ConfigurableApplicationContext instanceB;
     static Nginx nginx;
     static Api edge;
     static boolean ticketsAsked;
+    static boolean asyncPath;
 
     static void start(String mode, boolean tickets) {
         ticketsAsked = tickets;
+        asyncPath = mode.equals("async");
         Map<String, String> settings = new LinkedHashMap<>();
         // Batches far apart: each buys well before the next is let in, even on a loaded machine.
         settings.put("seckill.room.batch-interval", "2s");
@@ -64,7 +70,9 @@ abstract class WaitingRoomSuite {
         // first places are let in as the late arrival joins, seconds before the test reads the draw, runs
         // scripts/room-draw and polls for the first place. Long enough for that on a machine shared with another test
         // JVM; short enough for the lapse to be waited out.
-        settings.put("seckill.room.admission-lifetime", "15s");
+        settings.put("seckill.room.admission-lifetime", LIFETIME.toSeconds() + "s");
+        // Nobody looking at an admission gives it up this soon: the first places are looked at within it (above).
+        settings.put("seckill.room.presence", PRESENCE.toSeconds() + "s");
         settings.put("seckill.rate-limit.room-polls.permits", "1000");
         // a room's keys go this long after its sale ends
         settings.put("seckill.room.keep-after-sale", "2s");
@@ -295,6 +303,80 @@ abstract class WaitingRoomSuite {
         assertThat(place(voucher, third).json().path("state").asString()).as("behind the first place").isEqualTo("waiting");
         Handshake.buy(edge, voucher, walkedAway, again).expectStatus(201, 202);
         assertThat(edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30)).path("orders").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void anAdmissionNobodyLooksAtPassesOnAfterThePresenceWindowAndItsShopperMayQueueAgainBehindEveryone()
+            throws Exception {
+        DrawnRoom room = drawnRoom(1, 3);
+        long voucher = room.voucher();
+        String walkedAway = room.inPlaceOrder().get(0);
+        String second = room.inPlaceOrder().get(1);
+        String third = room.inPlaceOrder().get(2);
+
+        // The room moves on while only its public state is asked; nobody looks at the first place's admission.
+        Awaitility.await("the first place let in").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> edge.get("/vouchers/" + voucher + "/room/now").expectStatus(200).json()
+                        .path("admittedUpTo").asLong() >= 1);
+        long turnCame = System.nanoTime();
+        JsonNode secondsTurn = awaitAdmission(voucher, second);
+        assertThat(Duration.ofNanos(System.nanoTime() - turnCame)).as("passed on within the presence window, "
+                + "not after the lifetime").isLessThan(LIFETIME.minusSeconds(1));
+        assertThat(place(voucher, walkedAway).json().path("state").asString()).isEqualTo("admission-lapsed");
+
+        // Back: joining again queues them behind everyone, once however often they join; no other place moves.
+        JsonNode again = join(voucher, walkedAway).expectStatus(200).json();
+        assertThat(again.path("state").asString()).as("%s", again).isEqualTo("waiting");
+        assertThat(again.path("place").asLong()).isEqualTo(4);
+        assertThat(join(voucher, walkedAway).expectStatus(200).json().path("place").asLong()).isEqualTo(4);
+        assertThat(place(voucher, third).json().path("place").asLong()).isEqualTo(3);
+        List<String> drawn = new ArrayList<>();
+        edge.get("/vouchers/" + voucher + "/room/draw").expectStatus(200).json().path("entrants")
+                .forEach(id -> drawn.add(id.asString()));
+        assertThat(drawn).as("the draw as published").containsExactlyElementsOf(room.inPlaceOrder().stream()
+                .map(token -> Long.toString(Tokens.shopperId(token))).toList());
+
+        Handshake.buy(edge, voucher, second, secondsTurn.path("ticket").asString()).expectStatus(201, 202);
+        Awaitility.await("sold out for the place queued again").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> place(voucher, walkedAway).json().path("state").asString(), "sold-out"::equals);
+        JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+    }
+
+    @Test
+    void anAdmissionWhoseOrderIsGivenUpIsGivenBackAndBuysAgain() throws Exception {
+        Assumptions.assumeTrue(asyncPath, "orders are given up after their retries on the async path");
+        DrawnRoom room = drawnRoom(1, 2);
+        long voucher = room.voucher();
+        String first = room.inPlaceOrder().get(0);
+        long shopperId = Tokens.shopperId(first);
+        String ticket = awaitAdmission(voucher, first).path("ticket").asString();
+        // A row of this shopper that Redis does not know of: every insert of their order breaks the unique key.
+        JdbcTemplate db = instanceA.getBean(JdbcTemplate.class);
+        long poison = 46_000_000L + voucher;
+        db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'FAILED', "
+                + "NOW(3))", poison, shopperId, voucher);
+        String failed = Handshake.buy(edge, voucher, first, ticket).expectStatus(202).json().path("orderId").asString();
+        Awaitility.await("the order given up").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> edge.get("/orders/" + failed, "Authorization", "Bearer " + first).json().path("status")
+                        .asString(), "FAILED"::equals);
+        db.update("DELETE FROM voucher_order WHERE id = ?", poison);
+
+        JsonNode givenBack = place(voucher, first).expectStatus(200).json();
+        assertThat(givenBack.path("state").asString()).as("%s", givenBack).isEqualTo("admitted");
+        assertThat(givenBack.path("ticket").asString()).isNotEqualTo(ticket);
+        assertThat(place(voucher, room.inPlaceOrder().get(1)).json().path("state").asString())
+                .as("the unit is the given-back admission's").isEqualTo("waiting");
+        String orderId = Handshake.buy(edge, voucher, first, givenBack.path("ticket").asString()).expectStatus(202).json()
+                .path("orderId").asString();
+        assertThat(orderId).isNotEqualTo(failed);
+        JsonNode audit = edge.awaitNoPendingOrders(voucher, Duration.ofSeconds(30));
+        assertThat(audit.path("orders").asLong()).isEqualTo(1);
+        assertThat(audit.path("consistent").asBoolean()).as("%s", audit).isTrue();
+        assertThat(place(voucher, first).json().path("state").asString()).as("bought: given back once")
+                .isEqualTo("sold-out");
     }
 
     @Test
