@@ -11,6 +11,7 @@
 -- KEYS[11] shopper -> their place's member in KEYS[1] once queued again (room-again.lua; a member of their own id else)
 -- KEYS[12] spent admissions: shopper -> the order it bought (purchase.lua)   KEYS[13] buyers
 -- KEYS[14] sync units in flight: order -> ...   KEYS[15] sync units the sweeper returned (order may still commit)
+-- KEYS[16] the room's controls, set by an admin (RoomStore.control): paused '1', rate (places a second), closed '1'
 -- ARGV[1] the shopper, or '' for the room's public state (what every page waits on: it lets batches in as a shopper's
 -- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's
 -- clock says the arrival window has closed   ARGV[3] batch size
@@ -26,31 +27,41 @@
 -- whose order did not stand, given up or rolled back, is given back whole: 3 again); stock -1 when the counter is not
 -- in Redis; held: the units the open admissions hold now (each admitted shopper may buy one), so that a waiting place
 -- is told what is free for those ahead of it;
--- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read.
+-- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read;
+-- state 8: an admin closed the room: nobody more is let in (an admission given before stays good).
+-- Every answer ends with the rate an admin set (0: the voucher's), the admin's flags (1 paused, 2 closed) and, told to
+-- a waiting place, how many admissions were spent on orders that stand or are on their way (the room's buyers so far,
+-- from which a place far back is told its odds).
+local control = redis.call('HMGET', KEYS[16], 'paused', 'rate', 'closed')
+local paused, closed, rate = control[1] == '1', control[3] == '1', tonumber(control[2] or '0')
+local function answer(state, rank, admitted, size, stock, ticket, left, held, spent)
+  return {state, rank, admitted, size, stock, ticket, left, held, rate, (paused and 1 or 0) + (closed and 2 or 0),
+    spent or 0}
+end
 local public = ARGV[1] == ''
 if not public then
   local polls = redis.call('INCR', KEYS[9])
   if polls == 1 then
     redis.call('PEXPIRE', KEYS[9], ARGV[9])
   elseif polls > tonumber(ARGV[8]) then
-    return {7, -1, 0, 0, 0, '', redis.call('PTTL', KEYS[9]), 0}
+    return answer(7, -1, 0, 0, 0, '', redis.call('PTTL', KEYS[9]), 0)
   end
 end
 local rank = public or redis.call('ZRANK', KEYS[1], redis.call('HGET', KEYS[11], ARGV[1]) or ARGV[1])
 local size = redis.call('ZCARD', KEYS[1])
 local stock = tonumber(redis.call('GET', KEYS[7]) or '-1')
 if not rank then
-  return {0, -1, 0, size, stock, '', 0, 0}
+  return answer(0, -1, 0, size, stock, '', 0, 0)
 end
 if redis.call('EXISTS', KEYS[2]) == 0 then
   if ARGV[2] ~= '1' then
-    return {1, -1, 0, size, stock, '', 0, 0}
+    return answer(1, -1, 0, size, stock, '', 0, 0)
   end
   redis.call('SET', KEYS[2], '1', 'PXAT', ARGV[7])
 end
 -- Closed, its numbers not written yet (the caller writes them, room-number.lua, and asks again): no place yet.
 if redis.call('EXISTS', KEYS[10]) == 0 then
-  return {1, -1, 0, size, stock, '', 0, 0}
+  return answer(1, -1, 0, size, stock, '', 0, 0)
 end
 -- The pace is kept by Redis's clock, read as the script runs: polls run one at a time, so each sees the time the one
 -- before it wrote. A caller's clock is read before the request waits its turn; a poll that read it earlier and ran
@@ -59,16 +70,20 @@ end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local interval = tonumber(ARGV[4])
+local batch = tonumber(ARGV[3])
+if rate > 0 then
+  batch = math.max(1, math.floor(rate * interval / 1000 + 0.5))
+end
 local lifetime = tonumber(ARGV[5])
 local admitted = tonumber(redis.call('GET', KEYS[3]) or '0')
 local due = tonumber(redis.call('GET', KEYS[4]) or '0')
 -- A due time further off than one interval was set by a clock running ahead (a master before a failover): due now.
-if stock > 0 and admitted < size and (now >= due or due > now + interval) then
+if stock > 0 and admitted < size and not paused and not closed and (now >= due or due > now + interval) then
   -- Never more open admissions than units left: an admission is a unit its shopper can count on, so how fast an
   -- admitted shopper clicks decides nothing. Admissions that ran out make room for the next places; so do units that
   -- come back (an order cancelled or unpaid). Paused while nothing is left to sell.
   redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', now)
-  local letIn = math.min(tonumber(ARGV[3]), stock - redis.call('ZCARD', KEYS[8]), size - admitted)
+  local letIn = math.min(batch, stock - redis.call('ZCARD', KEYS[8]), size - admitted)
   if letIn > 0 then
     -- Held for the presence window only, until the shopper looks (below): one who walked away holds a unit that long.
     local presence = tonumber(ARGV[10])
@@ -84,15 +99,21 @@ if stock > 0 and admitted < size and (now >= due or due > now + interval) then
   end
   redis.call('SET', KEYS[4], now + interval, 'PXAT', ARGV[7])
 end
+-- Closed by an admin: final, to everyone not let in (the public state included).
+if closed and (public or rank >= admitted) then
+  return answer(8, public and -1 or rank, admitted, size, stock, '', 0, 0)
+end
 -- Nothing left to sell: the room says so to everyone, let in or not.
 if stock == 0 then
-  return {5, public and -1 or rank, admitted, size, stock, '', 0, 0}
+  return answer(5, public and -1 or rank, admitted, size, stock, '', 0, 0)
 end
 if public then
-  return {2, -1, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}
+  return answer(2, -1, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf'),
+    redis.call('HLEN', KEYS[12]))
 end
 if rank >= admitted then
-  return {2, rank, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf')}
+  return answer(2, rank, admitted, size, stock, '', 0, redis.call('ZCOUNT', KEYS[8], now + 1, '+inf'),
+    redis.call('HLEN', KEYS[12]))
 end
 local admittedAt = tonumber(redis.call('HGET', KEYS[5], ARGV[1]) or now)
 local left = admittedAt + lifetime - now
@@ -101,13 +122,13 @@ local left = admittedAt + lifetime - now
 local holds = tonumber(redis.call('ZSCORE', KEYS[8], ARGV[1]) or '0')
 local ticket = redis.call('GET', KEYS[6])
 if ticket and left > 0 and holds == admittedAt + lifetime then
-  return {3, rank, admitted, size, stock, ticket, left, 0}
+  return answer(3, rank, admitted, size, stock, ticket, left, 0)
 end
 local order = redis.call('HGET', KEYS[12], ARGV[1])
 if order then
   if redis.call('SISMEMBER', KEYS[13], ARGV[1]) == 1 or redis.call('HEXISTS', KEYS[14], order) == 1
       or redis.call('HEXISTS', KEYS[15], order) == 1 then
-    return {6, rank, admitted, size, stock, '', 0, 0}
+    return answer(6, rank, admitted, size, stock, '', 0, 0)
   end
   -- The order the admission bought did not stand (given up after its retries, or its transaction rolled back) and
   -- its unit went back on sale: the admission is given back whole, held for its lifetime from now.
@@ -115,14 +136,14 @@ if order then
   redis.call('HSET', KEYS[5], ARGV[1], now)
   redis.call('ZADD', KEYS[8], now + lifetime, ARGV[1])
   redis.call('SET', KEYS[6], ARGV[6], 'PX', lifetime)
-  return {3, rank, admitted, size, stock, ARGV[6], lifetime, 0}
+  return answer(3, rank, admitted, size, stock, ARGV[6], lifetime, 0)
 end
 -- Let in and not looked at within the presence window, or looked at and not spent within the lifetime: run out.
 if left <= 0 or holds <= now then
   redis.call('ZREM', KEYS[8], ARGV[1])
-  return {4, rank, admitted, size, stock, '', 0, 0}
+  return answer(4, rank, admitted, size, stock, '', 0, 0)
 end
 -- The first look since they were let in: the admission is theirs for its lifetime, its ticket issued now.
 redis.call('ZADD', KEYS[8], 'XX', admittedAt + lifetime, ARGV[1])
 redis.call('SET', KEYS[6], ARGV[6], 'PX', left)
-return {3, rank, admitted, size, stock, ARGV[6], left, 0}
+return answer(3, rank, admitted, size, stock, ARGV[6], left, 0)

@@ -22,11 +22,20 @@
     'challenge-spent': 'Your browser check was used already; it is being redone, and you join as soon as it is done.',
     'backend-unavailable': 'The shop is having trouble right now. Please try again in a moment.',
     'not-in-waiting-room': 'You are not in the waiting room. Please join it.',
-    'no-waiting-room': 'This sale has no waiting room. Please reload the page.'
+    'no-waiting-room': 'This sale has no waiting room. Please reload the page.',
+    'room-closed': 'The shop closed this sale\'s waiting room: nobody more joins.'
   };
 
   function ordinal(n) {
     return NUMBER.format(n) + SUFFIX[ORDINAL.select(n)];
+  }
+
+  /** A chance in words: "1 in 40" below a tenth, else a percentage. */
+  function chance(p) {
+    if (p >= 0.1) {
+      return Math.round(p * 100) + ' %';
+    }
+    return p > 0 ? '1 in ' + NUMBER.format(Math.round(1 / p)) : 'no chance';
   }
 
   function about(seconds) {
@@ -92,6 +101,8 @@
     var publicState = '/vouchers/' + encodeURIComponent(button.dataset.voucher) + '/room/now';
     var joined = false, joining = false, stopped = false, state = null, held = null, myPlace = null;
     var next = null, admission = null, busyUntil = 0, joinRetries = 0, asked = 0;
+    // The odds the shop gave this place when it last asked (the public state carries none of its own).
+    var odds = null;
     // The room takes joins from its pre-queue's start; a page open then joins by itself, each at its own moment within
     // the pre-queue's first minute (at most half of it), so that pages left open do not all join at one instant.
     var begin = Number(button.dataset.begin), end = Number(button.dataset.end);
@@ -141,6 +152,8 @@
       if (!n.drawn) {
         render({ state: 'in-the-draw', drawAt: n.drawAt, waiting: n.waiting });
         later(watch, n.pollAfterSeconds);
+      } else if (n.closed) {
+        render({ state: 'room-closed', place: myPlace, waiting: n.waiting });
       } else if (myPlace == null) {
         // The draw is done: the place, once, each page at its own moment within a spread that grows with the room.
         askPlace(Math.max(1, Math.ceil(n.waiting / 2000)));
@@ -153,7 +166,8 @@
         var ahead = Math.max(0, myPlace - 1 - n.admittedUpTo);
         var likely = ahead < n.unitsLeft;
         render({ state: 'waiting', place: myPlace, ahead: ahead, waiting: n.waiting, unitsLeft: n.unitsLeft,
-          turnLikely: likely, etaSeconds: likely ? Math.ceil((ahead + 1) / n.admissionsPerSecond) : null });
+          turnLikely: likely, paused: n.paused, odds: likely ? null : odds,
+          etaSeconds: likely && !n.paused ? Math.ceil((ahead + 1) / n.admissionsPerSecond) : null });
         later(watch, n.pollAfterSeconds);
       }
     }
@@ -197,10 +211,18 @@
         show('In the draw: places are drawn at ' + CLOCK.format(new Date(p.drawAt)) + ' (' + NUMBER.format(p.waiting)
           + ' in the room)', 'Everyone who joins before then gets a place by the lottery below, however fast they clicked.',
           p.state);
-      } else if (p.state === 'waiting' && p.turnLikely === false) {
-        // No time promised where the units run out first: the numbers, and what could still bring the turn.
+      } else if (p.state === 'waiting' && p.paused) {
         endAdmission();
-        show('You are ' + ordinal(p.place) + ' · units will likely run out before your turn',
+        show('You are ' + ordinal(p.place) + ' · the shop paused the room',
+          'Nobody is let in until it resumes; your place stays yours.', p.state);
+      } else if (p.state === 'waiting' && p.turnLikely === false) {
+        // No time promised where the units run out first: the numbers, the odds, and what could still bring the turn.
+        endAdmission();
+        if (p.odds != null) {
+          odds = p.odds;
+        }
+        show('You are ' + ordinal(p.place) + ' · units will likely run out before your turn'
+          + (odds != null ? ' (about ' + chance(odds) + ' that it comes)' : ''),
           NUMBER.format(p.unitsLeft) + (p.unitsLeft === 1 ? ' unit' : ' units') + ' left for the '
           + NUMBER.format(p.ahead) + ' ahead of you; places move on when a turn goes unused or an order is cancelled',
           p.state);
@@ -233,6 +255,11 @@
         // A purchase of this shopper's spent the admission (its answer may have been lost): the order is theirs.
         endAdmission();
         show('Your turn was used: a purchase of yours took a unit.', 'Your order is under My orders.', p.state);
+        stopped = true;
+      } else if (p.state === 'room-closed') {
+        endAdmission();
+        show('The shop closed the waiting room: nobody more is let in.',
+          p.place ? 'You were ' + ordinal(p.place) + ' in the room.' : '', p.state);
         stopped = true;
       } else if (p.state === 'sold-out') {
         endAdmission();
@@ -375,7 +402,7 @@
     /** The button's words and whether it may be clicked, at every tick of the page's clock. */
     function refresh() {
       drawLink();
-      if (stopped && state !== 'admission-used') {
+      if (stopped && state !== 'admission-used' && state !== 'room-closed') {
         return;
       }
       var phase = window.seckillClock.phase(begin, end);
@@ -398,6 +425,7 @@
       button.disabled = !(state === 'admitted' && held);
       button.textContent = state === 'admitted' ? 'Buy now' : state === 'in-the-draw' ? 'In the draw'
         : state === 'sold-out' ? 'Sold out' : state === 'admission-used' ? 'Bought'
+        : state === 'room-closed' ? 'Room closed'
         : 'Waiting for your turn';
     }
 

@@ -63,7 +63,9 @@ public enum Reason {
     /** A voucher whose waiting room's arrival window (the instances' default) would not close before its sale ends. */
     ARRIVAL_WINDOW_TOO_LONG("The waiting room's arrival window does not end before the sale does"),
     /** The lottery's seed and order asked for before its arrival window closed. */
-    DRAW_NOT_YET("The waiting room's lottery is not drawn yet");
+    DRAW_NOT_YET("The waiting room's lottery is not drawn yet"),
+    /** An admin closed the voucher's waiting room: nobody more joins or is let in. */
+    ROOM_CLOSED("The waiting room is closed", "The shop closed this sale's waiting room: nobody more is let in");
 
     private final String title;
     private final String text;

@@ -175,6 +175,14 @@ public final class VoucherKeys {
         return key(voucherId, "room:requeued");
     }
 
+    /**
+     * The room's controls, set by an admin: {@code paused} '1' (nobody more let in for now), {@code rate} (places let in
+     * a second, instead of the voucher's), {@code closed} '1' (nobody more joins or is let in, for good).
+     */
+    public static String roomControl(long voucherId) {
+        return key(voucherId, "room:control");
+    }
+
     /** A shopper's looks at their place in the voucher's room in the current window of the poll limit. */
     public static String roomPolls(long voucherId, long shopperId) {
         return key(voucherId, "room:polls:" + shopperId);

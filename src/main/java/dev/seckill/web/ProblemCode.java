@@ -44,6 +44,7 @@ public enum ProblemCode {
     NOT_ADMITTED(Reason.NOT_ADMITTED, "not-admitted", HttpStatus.FORBIDDEN),
     NOT_IN_WAITING_ROOM(Reason.NOT_IN_WAITING_ROOM, "not-in-waiting-room", HttpStatus.NOT_FOUND),
     DRAW_NOT_YET(Reason.DRAW_NOT_YET, "draw-not-yet", HttpStatus.CONFLICT),
+    ROOM_CLOSED(Reason.ROOM_CLOSED, "room-closed", HttpStatus.CONFLICT),
     ARRIVAL_WINDOW_TOO_LONG(Reason.ARRIVAL_WINDOW_TOO_LONG, "arrival-window-too-long", HttpStatus.BAD_REQUEST),
     TOKEN_MISSING("token-missing", HttpStatus.UNAUTHORIZED, "A shopper token is required"),
     TOKEN_INVALID("token-invalid", HttpStatus.UNAUTHORIZED, "The shopper token is malformed or forged"),

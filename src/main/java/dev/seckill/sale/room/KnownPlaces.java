@@ -22,8 +22,17 @@ class KnownPlaces {
     /** Shoppers remembered across rooms: about 150 bytes each, 15 MB at most. */
     static final long MAX_SHOPPERS = 100_000;
 
-    /** A room's numbers as read from Redis, and when (the clock's millis). */
-    record Room(long admitted, long size, long stock, long held, long readAtMillis) {
+    /**
+     * A room's numbers as read from Redis (see {@link RoomStore.Polled}), and when (the clock's millis): what a waiting
+     * place is told.
+     */
+    record Room(long admitted, long size, long stock, long held, int rate, boolean paused, long spent,
+            long readAtMillis) {
+
+        static Room of(RoomStore.Polled polled, long readAtMillis) {
+            return new Room(polled.admitted(), polled.size(), polled.stock(), polled.held(), polled.rate(),
+                    polled.paused(), polled.spent(), readAtMillis);
+        }
     }
 
     /** A shopper known to be waiting (or told sold out), and their room's numbers. */
@@ -93,7 +102,7 @@ class KnownPlaces {
 
     private void room(long voucherId, RoomStore.Polled polled) {
         if (polled.stock() >= 0) {
-            rooms.put(voucherId, new Room(polled.admitted(), polled.size(), polled.stock(), polled.held(), clock.millis()));
+            rooms.put(voucherId, Room.of(polled, clock.millis()));
         }
     }
 }

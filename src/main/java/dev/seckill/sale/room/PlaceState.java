@@ -20,5 +20,7 @@ public enum PlaceState {
     /** Let in, and the admission was spent by a purchase: the shopper's order tells the rest. */
     ADMISSION_USED,
     /** Not told: the shopper asked more often than the room's poll limit lets them in this window. */
-    POLLED_TOO_OFTEN
+    POLLED_TOO_OFTEN,
+    /** An admin closed the room before this place was let in: nobody more is. */
+    ROOM_CLOSED
 }

@@ -15,9 +15,11 @@ import java.time.Instant;
  * @param unitsLeft           units that no open admission holds: what the places behind {@code admittedUpTo} may get
  * @param soldOut             nothing left to sell, for now (units that come back, an order unpaid or cancelled, reopen
  *                            the room)
- * @param admissionsPerSecond the room's pace, for a page's own estimate of its turn
- * @param pollAfterSeconds    when to look again: slower once sold out
+ * @param admissionsPerSecond the room's pace (an admin may change it), for a page's own estimate of its turn
+ * @param paused              the shop paused the room: nobody more is let in until it resumes
+ * @param closed              the shop closed the room: nobody more joins or is let in
+ * @param pollAfterSeconds    when to look again: slower once sold out, paused or closed
  */
 public record RoomNow(long voucherId, boolean drawn, Instant drawAt, long admittedUpTo, long waiting, long unitsLeft,
-        boolean soldOut, int admissionsPerSecond, long pollAfterSeconds) {
+        boolean soldOut, int admissionsPerSecond, boolean paused, boolean closed, long pollAfterSeconds) {
 }

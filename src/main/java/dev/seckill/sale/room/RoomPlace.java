@@ -20,8 +20,12 @@ import java.time.Instant;
  * @param ticket            the admission, while they are let in: the purchase's {@code Seckill-Ticket}
  * @param ticketExpiresInSeconds how long the admission lasts yet
  * @param pollAfterSeconds  when to ask again
+ * @param odds              while waiting where the units will likely run out first: the chance (0 to 1) that the turn
+ *                          comes all the same, as admissions go unused at the rate they have in this room so far; null
+ *                          while too few admissions have ended to say ({@link RoomOdds})
+ * @param paused            while waiting: whether the shop paused the room (nobody more is let in until it resumes)
  */
 public record RoomPlace(String state, Long place, Long ahead, long admittedUpTo, long waiting, Long etaSeconds,
         Long unitsLeft, Boolean turnLikely, Instant drawAt, String ticket, Long ticketExpiresInSeconds,
-        long pollAfterSeconds) {
+        long pollAfterSeconds, Double odds, Boolean paused) {
 }

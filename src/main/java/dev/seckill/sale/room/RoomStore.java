@@ -25,15 +25,21 @@ class RoomStore {
     }
 
     enum JoinOutcome {
-        ALREADY_IN, IN_THE_DRAW, BEHIND_THE_DRAW, SOLUTION_SPENT
+        ALREADY_IN, IN_THE_DRAW, BEHIND_THE_DRAW, SOLUTION_SPENT, CLOSED
     }
 
     /**
      * What a poll found; {@code rank} from 0 (-1: none yet), {@code stock} -1 when its counter is not in Redis,
-     * {@code held} the units open admissions hold (told to a waiting place only, else 0).
+     * {@code held} the units open admissions hold (told to a waiting place only, else 0); {@code rate} the places a
+     * second an admin set (0: the voucher's own), {@code paused} whether an admin paused the room, {@code spent} the
+     * admissions spent on orders that stand (told with {@code held}).
      */
     record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft,
-            long held) {
+            long held, int rate, boolean paused, long spent) {
+    }
+
+    /** What an admin set of a room: paused, closed, its rate (0: the voucher's own). */
+    record Control(boolean paused, boolean closed, int rate) {
     }
 
     private final LuaScript join;
@@ -64,7 +70,7 @@ class RoomStore {
     Joined join(long voucherId, long shopperId, boolean windowOpen, String solvedChallenge, Duration remembered,
             Instant keysExpireAt) {
         List<Object> keys = new ArrayList<>(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
-                VoucherKeys.roomClosed(voucherId)));
+                VoucherKeys.roomClosed(voucherId), VoucherKeys.roomControl(voucherId)));
         if (solvedChallenge != null) {
             keys.add(VoucherKeys.solvedChallenge(voucherId, solvedChallenge));
         }
@@ -74,6 +80,7 @@ class RoomStore {
             case 0 -> JoinOutcome.ALREADY_IN;
             case 1 -> JoinOutcome.IN_THE_DRAW;
             case 2 -> JoinOutcome.BEHIND_THE_DRAW;
+            case -2 -> JoinOutcome.CLOSED;
             default -> JoinOutcome.SOLUTION_SPENT;
         };
         return new Joined(outcome, ((Number) answer.get(1)).longValue());
@@ -117,7 +124,8 @@ class RoomStore {
                 VoucherKeys.roomAdmittedAt(voucherId), ticketKey, VoucherKeys.stock(voucherId),
                 VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId),
                 VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomSpent(voucherId), VoucherKeys.buyers(voucherId),
-                VoucherKeys.syncUnits(voucherId), VoucherKeys.syncUnitsReturned(voucherId));
+                VoucherKeys.syncUnits(voucherId), VoucherKeys.syncUnitsReturned(voucherId),
+                VoucherKeys.roomControl(voucherId));
     }
 
     /**
@@ -134,9 +142,41 @@ class RoomStore {
     }
 
     private static Polled polled(List<Object> answer) {
+        long flags = number(answer, 9);
         return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
                 number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6),
-                number(answer, 7));
+                number(answer, 7), (int) number(answer, 8), (flags & 1) != 0, number(answer, 10));
+    }
+
+    /** What an admin set of the room. */
+    Control control(long voucherId) {
+        Map<String, String> set = redisson.<String, String>getMap(VoucherKeys.roomControl(voucherId), StringCodec.INSTANCE)
+                .readAllMap();
+        return new Control("1".equals(set.get("paused")), "1".equals(set.get("closed")),
+                Integer.parseInt(set.getOrDefault("rate", "0")));
+    }
+
+    /**
+     * Sets what an admin changes of the room (a null leaves it as it is): read by every poll in its one script, so the
+     * change holds on every instance from the next poll. Kept as long as the room's keys.
+     */
+    Control control(long voucherId, Boolean paused, Integer rate, Boolean closed, Instant keysExpireAt) {
+        Map<String, String> changes = new java.util.HashMap<>();
+        if (paused != null) {
+            changes.put("paused", paused ? "1" : "0");
+        }
+        if (rate != null) {
+            changes.put("rate", Integer.toString(rate));
+        }
+        if (Boolean.TRUE.equals(closed)) {
+            changes.put("closed", "1");
+        }
+        if (!changes.isEmpty()) {
+            var map = redisson.<String, String>getMap(VoucherKeys.roomControl(voucherId), StringCodec.INSTANCE);
+            map.putAll(changes);
+            map.expireAt(keysExpireAt.toEpochMilli());
+        }
+        return control(voucherId);
     }
 
     /**

@@ -102,6 +102,9 @@ public class WaitingRooms {
         if (joined.outcome() == RoomStore.JoinOutcome.SOLUTION_SPENT) {
             throw new Refusal(Reason.CHALLENGE_SPENT);
         }
+        if (joined.outcome() == RoomStore.JoinOutcome.CLOSED) {
+            throw new Refusal(Reason.ROOM_CLOSED);
+        }
         return joined.outcome() == RoomStore.JoinOutcome.ALREADY_IN
                 ? pollOrQueueAgain(shopperId, voucherId, window, room, now)
                 : poll(shopperId, voucherId, window, room, now);
@@ -129,9 +132,7 @@ public class WaitingRooms {
         requireJoinable(window, now);
         KnownPlaces.Known waiting = known.waiting(voucherId, shopperId);
         if (waiting != null) {
-            KnownPlaces.Room numbers = waiting.room();
-            return waitingOrSoldOut(waiting.rank(), numbers.admitted(), numbers.size(), numbers.stock(), numbers.held(),
-                    room, window);
+            return waitingOrSoldOut(waiting.rank(), waiting.room(), room, window);
         }
         return poll(shopperId, voucherId, window, room, now);
     }
@@ -162,15 +163,50 @@ public class WaitingRooms {
             stockRebuild.reconcileIfMissing(voucherId);
         }
         boolean soldOut = polled.state() == PlaceState.SOLD_OUT;
+        boolean closed = polled.state() == PlaceState.ROOM_CLOSED;
         long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
-        long after = soldOut ? SOLD_OUT_POLL_FACTOR * pollAfter
+        long after = soldOut || closed || polled.paused() ? SOLD_OUT_POLL_FACTOR * pollAfter
                 : drawn ? pollAfter : Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10));
         return new RoomNow(voucherId, drawn, drawAt, polled.admitted(), polled.size(),
-                Math.max(0, polled.stock() - polled.held()), soldOut, room.admissionsPerSecond(), after);
+                Math.max(0, polled.stock() - polled.held()), soldOut, rate(polled.rate(), room), polled.paused(), closed,
+                after);
     }
 
     private RoomStore.Polled serving(long voucherId, WaitingRoom room, boolean drawDue, SaleWindow window) {
         return store.serving(voucherId, drawDue, pace(room), keysExpireAt(window));
+    }
+
+    /** The places a second an admin set, else the voucher's own. */
+    private static int rate(int setByAdmin, WaitingRoom room) {
+        return setByAdmin > 0 ? setByAdmin : room.admissionsPerSecond();
+    }
+
+    /**
+     * What an admin changes of a room, live on every instance from the next poll (a null leaves it as it is): pause it
+     * (nobody more let in until resumed; admissions given stay good), set its rate, close it (for good: nobody more
+     * joins or is let in).
+     *
+     * @throws Refusal {@code ROOM_CLOSED} for reopening a closed room
+     */
+    public RoomControl control(long voucherId, Boolean paused, Integer admissionsPerSecond, Boolean closed) {
+        SaleWindow window = windows.require(voucherId);
+        WaitingRoom room = roomOf(window);
+        if (Boolean.FALSE.equals(closed) && store.control(voucherId).closed()) {
+            throw new Refusal(Reason.ROOM_CLOSED, "A closed room stays closed: start a fresh sale of the voucher instead");
+        }
+        RoomStore.Control set = store.control(voucherId, paused, admissionsPerSecond, closed, keysExpireAt(window));
+        known.forget(voucherId);
+        return control(set, room);
+    }
+
+    /** What an admin set of the room, and its rate now. */
+    public RoomControl control(long voucherId) {
+        SaleWindow window = windows.require(voucherId);
+        return control(store.control(voucherId), roomOf(window));
+    }
+
+    private static RoomControl control(RoomStore.Control set, WaitingRoom room) {
+        return new RoomControl(set.paused(), set.closed(), rate(set.rate(), room), room.admissionsPerSecond());
     }
 
     private RoomStore.Pace pace(WaitingRoom room) {
@@ -254,36 +290,42 @@ public class WaitingRooms {
                     + " looks at a place per " + DurationStyle.SIMPLE.print(pollLimit.per()),
                     Math.max(1, (polled.millisLeft() + 999) / 1000), 0);
             case IN_THE_DRAW -> new RoomPlace(name(polled.state()), null, null, 0, polled.size(), null, null, null,
-                    drawAt, null, null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)));
-            case WAITING, SOLD_OUT -> waitingOrSoldOut(polled.rank(), polled.admitted(), polled.size(), polled.stock(),
-                    polled.held(), room, window);
+                    drawAt, null, null, Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10)),
+                    null, null);
+            case WAITING, SOLD_OUT -> waitingOrSoldOut(polled.rank(), KnownPlaces.Room.of(polled, 0), room, window);
+            case ROOM_CLOSED -> new RoomPlace(name(polled.state()), polled.rank() + 1, null, polled.admitted(),
+                    polled.size(), null, null, false, drawAt, null, null, SOLD_OUT_POLL_FACTOR * pollAfter, null, null);
             case ADMITTED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(), polled.size(),
-                    null, null, null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter);
+                    null, null, null, drawAt, polled.ticket(), Math.max(1, polled.millisLeft() / 1000), pollAfter, null,
+                    null);
             case ADMISSION_LAPSED, ADMISSION_USED -> new RoomPlace(name(polled.state()), polled.rank() + 1, 0L, polled.admitted(),
-                    polled.size(), null, null, null, drawAt, null, null, pollAfter);
+                    polled.size(), null, null, null, drawAt, null, null, pollAfter, null, null);
         };
     }
 
     /** A place behind those let in, or in a room with nothing left to sell now ({@code stock} 0). */
-    private RoomPlace waitingOrSoldOut(long rank, long admitted, long size, long stock, long held, WaitingRoom room,
-            SaleWindow window) {
+    private RoomPlace waitingOrSoldOut(long rank, KnownPlaces.Room numbers, WaitingRoom room, SaleWindow window) {
         Instant drawAt = room.drawAt(window.begin());
         long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
+        long admitted = numbers.admitted();
         long ahead = Math.max(0, rank - admitted);
-        if (stock == 0) {
+        if (numbers.stock() == 0) {
             // Units come back only when an order goes unpaid or is cancelled: no hurry to ask again.
-            return new RoomPlace(name(PlaceState.SOLD_OUT), rank + 1, ahead, admitted, size, null, 0L, false, drawAt,
-                    null, null, 3 * pollAfter);
+            return new RoomPlace(name(PlaceState.SOLD_OUT), rank + 1, ahead, admitted, numbers.size(), null, 0L, false,
+                    drawAt, null, null, 3 * pollAfter, null, null);
         }
         // What the admitted shoppers hold is not free for anyone behind them: a place is told a time only if the units
-        // left reach it when everyone ahead buys, else that they will likely run out first.
-        long free = Math.max(0, stock - held);
-        boolean likely = ahead < free;
-        long eta = (long) Math.ceil((ahead + 1) / (double) room.admissionsPerSecond());
+        // left reach it when everyone ahead buys, else that they will likely run out first, with its odds.
+        long free = Math.max(0, numbers.stock() - numbers.held());
+        boolean likely = ahead < free && !numbers.paused();
+        long eta = (long) Math.ceil((ahead + 1) / (double) rate(numbers.rate(), room));
+        Double odds = ahead < free ? null : RoomOdds.ofATurn(numbers.stock(), numbers.held(), ahead,
+                admitted - numbers.held(), numbers.spent());
         // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
-        long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
-        return new RoomPlace(name(PlaceState.WAITING), rank + 1, ahead, admitted, size, likely ? eta : null, free, likely,
-                drawAt, null, null, after);
+        long after = numbers.paused() ? SOLD_OUT_POLL_FACTOR * pollAfter
+                : Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+        return new RoomPlace(name(PlaceState.WAITING), rank + 1, ahead, admitted, numbers.size(), likely ? eta : null,
+                free, ahead < free, drawAt, null, null, after, odds, numbers.paused());
     }
 
     /**

@@ -228,6 +228,36 @@ class RoomStoreIT {
         assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).size()).isEqualTo(3);
     }
 
+    @Test
+    void anAdminsPauseRateAndCloseHoldFromTheNextPoll() {
+        long voucher = 809;
+        roomOf(voucher, 20, 12, 0);
+        RoomStore.Pace pace = new RoomStore.Pace(1, Duration.ofMillis(100), Duration.ofMinutes(1), Duration.ofMinutes(1));
+        assertThat(store.control(voucher, true, null, null, KEYS_EXPIRE)).isEqualTo(new RoomStore.Control(true, false, 0));
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> store.serving(voucher, true, pace, KEYS_EXPIRE), polled -> polled.admitted() == 0
+                        && polled.paused());
+
+        // Resumed at 30 a second: batches of three every 100 ms instead of the voucher's one.
+        store.control(voucher, false, 30, null, KEYS_EXPIRE);
+        RoomStore.Polled resumed = store.serving(voucher, true, pace, KEYS_EXPIRE);
+        assertThat(resumed.admitted()).isEqualTo(3);
+        assertThat(resumed.rate()).isEqualTo(30);
+        assertThat(resumed.paused()).isFalse();
+        assertThat(poll(voucher, 1, pace).state()).isEqualTo(PlaceState.ADMITTED);
+
+        assertThat(store.control(voucher, null, null, true, KEYS_EXPIRE).closed()).isTrue();
+        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).state()).isEqualTo(PlaceState.ROOM_CLOSED);
+        assertThat(poll(voucher, 12, pace).state()).as("waiting").isEqualTo(PlaceState.ROOM_CLOSED);
+        assertThat(poll(voucher, 1, pace).state()).as("let in before: still good").isEqualTo(PlaceState.ADMITTED);
+        assertThat(store.join(voucher, 99, false, null, Duration.ZERO, KEYS_EXPIRE).outcome())
+                .isEqualTo(RoomStore.JoinOutcome.CLOSED);
+        assertThat(store.join(voucher, 12, false, null, Duration.ZERO, KEYS_EXPIRE).outcome())
+                .as("in the room: its place, which says closed").isEqualTo(RoomStore.JoinOutcome.ALREADY_IN);
+        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).admitted()).as("nobody more let in")
+                .isEqualTo(resumed.admitted());
+    }
+
     /** purchase.lua for one order with the room's admission as its ticket: its answer. */
     private static Object purchase(long voucher, String keeping, long shopper, long order, String ticket) {
         List<Object> answer = new dev.seckill.platform.LuaScript(redisson, "sale/buying/purchase.lua").evalList(List.of(

@@ -380,6 +380,56 @@ abstract class WaitingRoomSuite {
     }
 
     @Test
+    void anAdminPausesTheRoomChangesItsRateAndClosesItForEveryInstance() throws Exception {
+        DrawnRoom room = drawnRoom(6, 6);
+        long voucher = room.voucher();
+        String path = "/admin/vouchers/" + voucher + "/room";
+        // Nobody but an admin; nothing but a rate in bounds.
+        edge.put(path, "{\"paused\":true}").expectStatus(401);
+        edge.put(path, "{\"paused\":true}", "Authorization", "Bearer " + room.inPlaceOrder().get(0)).expectStatus(401);
+        edge.asAdmin("PUT", path, "{\"admissionsPerSecond\":0}").expectProblem(400, "validation-failed");
+        edge.asAdmin("PUT", path, "{\"paused\":\"soon\"}").expectProblem(400, "malformed-body");
+        edge.asAdmin("PUT", "/admin/vouchers/" + voucher + "0/room", "{\"paused\":true}").expectProblem(404,
+                "voucher-not-found");
+
+        JsonNode paused = edge.asAdmin("PUT", path, "{\"paused\":true}").expectStatus(200).json();
+        assertThat(paused.path("paused").asBoolean()).as("%s", paused).isTrue();
+        assertThat(paused.path("admissionsPerSecond").asInt()).isEqualTo(PER_SECOND);
+        // Paused: the batches that fall due let nobody in, whichever instance is asked.
+        long before = now(voucher).path("admittedUpTo").asLong();
+        Thread.sleep(4_500);
+        JsonNode stillPaused = now(voucher);
+        assertThat(stillPaused.path("paused").asBoolean()).as("%s", stillPaused).isTrue();
+        assertThat(stillPaused.path("admittedUpTo").asLong()).isEqualTo(before);
+        JsonNode waiting = place(voucher, room.inPlaceOrder().get(5)).expectStatus(200).json();
+        assertThat(waiting.path("paused").asBoolean()).as("%s", waiting).isTrue();
+
+        // Resumed at 4 a second: 8 places a 2 s batch, the rest of the room in the next one.
+        JsonNode faster = edge.asAdmin("PUT", path, "{\"paused\":false,\"admissionsPerSecond\":4}").expectStatus(200)
+                .json();
+        assertThat(faster.path("admissionsPerSecond").asInt()).as("%s", faster).isEqualTo(4);
+        assertThat(faster.path("voucherRate").asInt()).isEqualTo(PER_SECOND);
+        Awaitility.await("all six let in at the new rate").atMost(Duration.ofSeconds(8))
+                .pollInterval(Duration.ofMillis(250)).until(() -> now(voucher).path("admittedUpTo").asLong() == 6);
+        assertThat(now(voucher).path("admissionsPerSecond").asInt()).isEqualTo(4);
+
+        // Closed: for good. A newcomer cannot join, those in the room are told so; the admissions given stay good.
+        String first = room.inPlaceOrder().get(0);
+        String ticket = awaitAdmission(voucher, first).path("ticket").asString();
+        JsonNode closed = edge.asAdmin("PUT", path, "{\"closed\":true}").expectStatus(200).json();
+        assertThat(closed.path("closed").asBoolean()).isTrue();
+        join(voucher, edge.mintShoppers(1).get(0)).expectProblem(409, "room-closed");
+        edge.asAdmin("PUT", path, "{\"closed\":false}").expectProblem(409, "room-closed");
+        Handshake.buy(edge, voucher, first, ticket).expectStatus(201, 202);
+        assertThat(edge.asAdmin("GET", path, null).expectStatus(200).json().path("closed").asBoolean()).isTrue();
+    }
+
+    /** The room's public state through Nginx's cache, at most a second old. */
+    private static JsonNode now(long voucher) {
+        return edge.get("/vouchers/" + voucher + "/room/now").expectStatus(200).json();
+    }
+
+    @Test
     void aFreshSaleRevokesTheAdmissionsOfTheSaleBefore() throws Exception {
         DrawnRoom room = drawnRoom(2, 3);
         long voucher = room.voucher();
