@@ -45,6 +45,7 @@ public final class RefusalAnswers {
             Map.entry(Reason.NOT_ADMITTED, new Answer(403, "not-admitted", null)),
             Map.entry(Reason.NOT_IN_WAITING_ROOM, new Answer(404, "not-in-waiting-room", null)),
             Map.entry(Reason.DRAW_NOT_YET, new Answer(409, "draw-not-yet", null)),
+            Map.entry(Reason.ROOM_CLOSED, new Answer(409, "room-closed", null)),
             Map.entry(Reason.ARRIVAL_WINDOW_TOO_LONG, new Answer(400, "arrival-window-too-long", null))));
 
     private RefusalAnswers() {
