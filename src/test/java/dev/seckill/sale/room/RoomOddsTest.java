@@ -27,6 +27,21 @@ class RoomOddsTest {
     }
 
     @Test
+    void theNormalDistributionFunctionIsRightToSixPlaces() {
+        assertThat(RoomOdds.normal(0)).isCloseTo(0.5, within(1e-7));
+        assertThat(RoomOdds.normal(1.96)).isCloseTo(0.9750021, within(1e-6));
+        assertThat(RoomOdds.normal(-1)).isCloseTo(0.1586553, within(1e-6));
+    }
+
+    @Test
+    void beyondTheExactSumTheApproximationStaysCloseToIt() {
+        // 80 before, 4/5 buy; P(X <= 63) and P(X <= 64) for Binomial(80, 0.8) summed in Python with math.comb:
+        // 0.433625 (64 units, summed here too) and 0.544525 (65 units, approximated here).
+        assertThat(RoomOdds.ofATurn(64, 0, 80, 50, 40)).isCloseTo(0.433625, within(1e-6));
+        assertThat(RoomOdds.ofATurn(65, 0, 80, 50, 40)).isCloseTo(0.544525, within(0.02));
+    }
+
+    @Test
     void aPlaceFarBackInALargeRoomGetsAFiniteSmallChanceNotAnUnderflow() {
         // 500 units, 19,000 before, 90 % buy: about 17,100 buyers expected, far beyond 500.
         Double far = RoomOdds.ofATurn(500, 100, 18_900, 400, 360);
