@@ -18,7 +18,7 @@ import java.time.Instant;
  * @param admissionsPerSecond the room's pace (an admin may change it), for a page's own estimate of its turn
  * @param paused              the shop paused the room: nobody more is let in until it resumes
  * @param closed              the shop closed the room: nobody more joins or is let in
- * @param pollAfterSeconds    when to look again: slower once sold out, paused or closed
+ * @param pollAfterSeconds    when to look again: slower once sold out or closed
  */
 public record RoomNow(long voucherId, boolean drawn, Instant drawAt, long admittedUpTo, long waiting, long unitsLeft,
         boolean soldOut, int admissionsPerSecond, boolean paused, boolean closed, long pollAfterSeconds) {

@@ -165,7 +165,9 @@ public class WaitingRooms {
         boolean soldOut = polled.state() == PlaceState.SOLD_OUT;
         boolean closed = polled.state() == PlaceState.ROOM_CLOSED;
         long pollAfter = Math.max(1, settings.pollInterval().toSeconds());
-        long after = soldOut || closed || polled.paused() ? SOLD_OUT_POLL_FACTOR * pollAfter
+        // Paused: looked at at the usual pace all the same, so that the places let in when it resumes are there
+        // within their presence window.
+        long after = soldOut || closed ? SOLD_OUT_POLL_FACTOR * pollAfter
                 : drawn ? pollAfter : Math.max(pollAfter, Math.min(Duration.between(now, drawAt).toSeconds(), 10));
         return new RoomNow(voucherId, drawn, drawAt, polled.admitted(), polled.size(),
                 Math.max(0, polled.stock() - polled.held()), soldOut, rate(polled.rate(), room), polled.paused(), closed,
@@ -322,8 +324,7 @@ public class WaitingRooms {
         Double odds = ahead < free ? null : RoomOdds.ofATurn(numbers.stock(), numbers.held(), ahead,
                 admitted - numbers.held(), numbers.spent());
         // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
-        long after = numbers.paused() ? SOLD_OUT_POLL_FACTOR * pollAfter
-                : Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+        long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
         return new RoomPlace(name(PlaceState.WAITING), rank + 1, ahead, admitted, numbers.size(), likely ? eta : null,
                 free, ahead < free, drawAt, null, null, after, odds, numbers.paused());
     }
