@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -200,6 +201,50 @@ class WaitingRoomBrowserIT {
             assertThat(other.find("#buy").isEnabled()).isFalse();
             assertThat(api.get("/seckill/" + voucher + "/room/place", "Authorization", "Bearer " + ahead.get(0))
                     .expectStatus(200).json().path("state").asString()).isEqualTo("sold-out");
+        }
+    }
+
+    @Test
+    void aTurnLetPassQueuesAgainAtAClickAndAnOrderThatFailsGivesTheTurnBack() throws Exception {
+        try (Browser page = Browser.start(1000, 1000)) {
+            shop.signInAsTestShopper(page, "/");
+            Instant opens = Instant.now().plusSeconds(8);
+            long voucher = api.asAdmin("POST", "/admin/vouchers", """
+                    {"title":"Room voucher","price":9.90,"stock":1,"beginTime":"%s","endTime":"%s",
+                     "arrivalWindow":"PT2S","admissionsPerSecond":1}""".formatted(opens, opens.plusSeconds(3_600)))
+                    .expectStatus(201).json().path("id").asLong();
+            page.open(base + "/sales/" + voucher);
+            awaitSolved(page);
+            WebElement button = page.find("#buy");
+            page.await(Duration.ofSeconds(20)).until(driver -> button.isEnabled());
+            button.click();
+
+            // Let in, and the shopper does not click within the admission's 5 s: the turn passes, and the button offers
+            // a place again, behind everyone.
+            page.await(Duration.ofSeconds(30)).until(driver -> "Buy now".equals(button.getText()) && button.isEnabled());
+            awaitText(page, "#room-place", text -> text.startsWith("Your turn came and passed"));
+            assertThat(button.getText()).isEqualTo("Queue again");
+            assertThat(button.isEnabled()).isTrue();
+            button.click();
+            // Nobody else in the room: the new place is let in at once, its turn a new one.
+            page.await(Duration.ofSeconds(15)).until(driver -> "Buy now".equals(button.getText()) && button.isEnabled());
+            assertThat(page.find("#room-detail").getText()).as("behind the place let in before")
+                    .isEqualTo("You were 2nd in the room.");
+
+            // The order this turn buys cannot be written (a row of this shopper MySQL has and Redis does not know of):
+            // it fails, its unit goes back, and the page shows the turn given back.
+            JdbcTemplate db = shop.app().getBean(JdbcTemplate.class);
+            long poison = 47_000_000L + voucher;
+            db.update("INSERT INTO voucher_order (id, user_id, voucher_id, status, created_at) VALUES (?, ?, ?, 'FAILED', "
+                    + "NOW(3))", poison, shopperId(page), voucher);
+            button.click();
+            ShopBehindNginx.awaitStatus(page, "FAILED", Duration.ofSeconds(40));
+            assertThat(page.find("#order-status").getText()).endsWith("Your turn is given back: buy again.");
+            page.await(Duration.ofSeconds(10)).until(driver -> "Buy now".equals(button.getText()) && button.isEnabled());
+            db.update("DELETE FROM voucher_order WHERE id = ?", poison);
+            button.click();
+            ShopBehindNginx.awaitStatus(page, "AWAITING_PAYMENT", Duration.ofSeconds(20));
+            assertThat(api.audit(voucher).path("orders").asLong()).isEqualTo(1);
         }
     }
 
