@@ -7,6 +7,8 @@
     return window.seckillCsrfHeaders(true);
   }
 
+  var NUMBER = new Intl.NumberFormat('en');
+
   function call(method, url, body) {
     var headers = csrfHeaders();
     var init = { method: method, headers: headers, credentials: 'same-origin' };
@@ -177,6 +179,49 @@
         }
       });
     });
+
+    var room = document.getElementById('room-controls');
+    if (room) {
+      var roomPath = '/admin/vouchers/' + voucherId + '/room';
+      var showRoom = function (a) {
+        var out = document.getElementById('room-state');
+        if (!a.ok) {
+          out.textContent = problemText(a.body);
+          return;
+        }
+        var c = a.body;
+        var rate = NUMBER.format(c.admissionsPerSecond) + ' a second'
+          + (c.admissionsPerSecond !== c.voucherRate ? ' (created with ' + NUMBER.format(c.voucherRate) + ')' : '');
+        out.textContent = c.closed ? 'Closed: nobody more joins or is let in.'
+          : c.paused ? 'Paused: nobody more is let in until you resume; then ' + rate + '.'
+          : 'Letting places in, ' + rate + '.';
+        document.getElementById('room-pause').disabled = c.paused || c.closed;
+        document.getElementById('room-resume').disabled = !c.paused || c.closed;
+        document.getElementById('room-close').disabled = c.closed;
+        room.querySelector('#room-rate button').disabled = c.closed;
+      };
+      var control = function (body) {
+        return call('PUT', roomPath, body).then(function (a) {
+          var rateForm = document.getElementById('room-rate');
+          showFieldErrors(rateForm, a.body && a.body.errors);
+          document.getElementById('room-rate-error').textContent = a.body && a.body.errors && a.body.errors.length
+            ? a.body.errors.map(function (e) { return e.field + ' ' + e.message; }).join('; ') : '';
+          showRoom(a);
+        });
+      };
+      call('GET', roomPath).then(showRoom);
+      document.getElementById('room-pause').addEventListener('click', function () { control({ paused: true }); });
+      document.getElementById('room-resume').addEventListener('click', function () { control({ paused: false }); });
+      document.getElementById('room-rate').addEventListener('submit', function (event) {
+        event.preventDefault();
+        control({ admissionsPerSecond: numberOrText(document.getElementById('room-rate-value').value.trim()) });
+      });
+      document.getElementById('room-close').addEventListener('click', function () {
+        if (window.confirm('Close the waiting room for good? Nobody more joins or is let in.')) {
+          control({ closed: true });
+        }
+      });
+    }
 
     document.getElementById('reconcile').addEventListener('click', function () {
       var out = document.getElementById('reconcile-result');

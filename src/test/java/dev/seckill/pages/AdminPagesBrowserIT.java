@@ -114,6 +114,26 @@ class AdminPagesBrowserIT {
             assertThat(browser.find("#waiting-room").getText())
                     .isEqualTo("waiting room: a lottery for the first 30 seconds, 1,500 let in a second");
 
+            // The room's controls: a rate, a pause and a close, each said back as the instances now hold it.
+            awaitText(browser, "#room-state", "Letting places in, 1,500 a second."::equals);
+            type(browser, "#room-rate-value", "0");
+            browser.find("#room-rate button[type=submit]").click();
+            awaitText(browser, "#room-rate-error", text -> text.startsWith("admissionsPerSecond"));
+            type(browser, "#room-rate-value", "20");
+            browser.find("#room-rate button[type=submit]").click();
+            awaitText(browser, "#room-state", "Letting places in, 20 a second (created with 1,500)."::equals);
+            browser.find("#room-pause").click();
+            awaitText(browser, "#room-state", text -> text.startsWith("Paused: nobody more is let in"));
+            assertThat(browser.find("#room-pause").isEnabled()).isFalse();
+            assertThat(api.get("/vouchers/" + voucherId + "/room/now").json().path("paused").asBoolean()).isTrue();
+            browser.find("#room-resume").click();
+            awaitText(browser, "#room-state", text -> text.startsWith("Letting places in"));
+            browser.script("window.confirm = function () { return true; };");
+            browser.find("#room-close").click();
+            awaitText(browser, "#room-state", "Closed: nobody more joins or is let in."::equals);
+            assertThat(api.asAdmin("GET", "/admin/vouchers/" + voucherId + "/room", null).json().path("closed")
+                    .asBoolean()).isTrue();
+
             type(browser, "#reset-units", "-3");
             browser.find("#reset-stock button[type=submit]").click();
             awaitText(browser, "#reset-units-error", text -> !text.isEmpty());
