@@ -42,6 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
+import dev.seckill.sale.room.RoomLottery;
 import dev.seckill.support.Handshake;
 import dev.seckill.support.Tokens;
 import org.altcha.altcha.Altcha;
@@ -74,8 +75,8 @@ import tools.jackson.databind.json.JsonMapper;
  * answers show the cluster's ticket setting is not the one the round expects.
  *
  * <p>Round {@code room} puts the smart bots and the crowd before a voucher with a waiting room (see
- * {@link #roomSale}); round {@code crowd} fills a room with simulated pages polling their place (see
- * {@link #roomCrowd}).
+ * {@link #roomSale}); round {@code crowd} runs a whole sale through a room of simulated pages, with an instance
+ * killed during the joins if asked (see {@link #roomCrowd}).
  *
  * <p>Rounds {@code warm} and {@code warm-tickets} warm new instances up before the sale rounds: {@code --warm}
  * shoppers buy a voucher of as many units, through challenge and ticket with {@code warm-tickets}.
@@ -97,8 +98,11 @@ import tools.jackson.databind.json.JsonMapper;
  * solve their challenges before the opening too), {@code --seed} 42, {@code --reaction-ms} 150-1500,
  * {@code --verifications} 2000, {@code --reps} 5 (after one burst of each kind of {@code --warmup} 10000),
  * {@code --cpu-difficulty} 1000, {@code --threads} 8, {@code --room-window} 10, {@code --room-rate} 20,
- * {@code --room-crowd} 20000, {@code --room-crowd-stock} 500, {@code --room-crowd-window} 60, {@code --room-crowd-hold}
- * 60, {@code --room-crowd-threads} 64.
+ * {@code --room-crowd} 20000, {@code --room-crowd-stock} 500, {@code --room-crowd-window} 60, {@code --room-crowd-lead}
+ * 60, {@code --room-crowd-early} 25 (per cent), {@code --room-crowd-tail} 600, {@code --room-crowd-hold} 300,
+ * {@code --room-crowd-threads} 64, {@code --cgroups} (name=file of each container's CPU accounting, for round crowd),
+ * {@code --room-crowd-kill-at} (none), {@code --room-crowd-kill}, {@code --room-crowd-restart},
+ * {@code --room-crowd-restart-after} 20.
  * Environment: SECKILL_ADMIN_USER/PASSWORD (admin / seckill-dev-password), SECKILL_DB_HOST/PORT/USER/PASSWORD
  * (127.0.0.1 / 3306 / root / empty).
  */
@@ -1029,81 +1033,122 @@ public final class FairStart {
     }
 
     /**
-     * Round {@code crowd}: a waiting room holding {@code --room-crowd} shoppers (simulated pages that do what room.js
-     * does: join, wait on the room's public state, ask their place once after the draw and again when the places let
-     * in reach it, and buy the moment they are let in), a voucher of {@code --room-crowd-stock} units letting
-     * {@code --room-rate} in a second, no challenge (difficulty 0: the room's cost, not the proof of work's). They
-     * join over the arrival window ({@code --room-crowd-window} s), and wait {@code --room-crowd-hold} s after the
-     * draw, on {@code --threads} client threads. Recorded: every answer by kind, status and code (a 5xx fails the
-     * round, as do more than 4 requests per shopper to the instances), the places asked a second and their latency,
-     * the instances' CPU per place asked ({@code --pids}), and the places let in a second as the live endpoint counts
-     * them.
+     * Round {@code crowd}: a whole sale through a waiting room of {@code --room-crowd} simulated pages that do what
+     * room.js does. A voucher of {@code --room-crowd-stock} units letting {@code --room-rate} in a second, no challenge
+     * (difficulty 0: the room's cost, not the proof of work's), opens {@code --room-crowd-lead} s after it is made,
+     * inside its room's pre-queue: {@code --room-crowd-early} per cent of the pages join over that lead, the rest over
+     * the first two thirds of the arrival window ({@code --room-crowd-window} s). Each page, opened while the room takes
+     * joins, first asks its place (a shopper back on the page may be in already) and joins; then it waits on the room's
+     * public state, asks its place once after the draw (within a spread that grows with the room) and again when the
+     * places let in reach it, and buys the moment it is let in; a sold-out page only looks at the public state. The
+     * round goes on {@code --room-crowd-tail} s after the public state says sold out ({@code --room-crowd-hold} s after
+     * the draw at most), on {@code --room-crowd-threads} client threads.
+     *
+     * <p>Recorded by phase (pre-queue, window, admissions, the tail after sold out): the pages' requests by kind, status
+     * and code, and their latency through Nginx; what reached the instances by their own meters, read every few
+     * seconds (the room's routes of http.server.requests, the voucher's purchase counters); the looks at the public
+     * state that the pages would make (one watcher stands for all of them, as they all get the same bytes from Nginx's
+     * cache: the looks are modelled from the pages waiting and the interval each answer gives); each container's CPU
+     * ({@code --cgroups} name=file of its CPU accounting, read the same way). At the end the published draw is
+     * recomputed from its seed and the shoppers who joined (here, and with scripts/room-draw) and every place a page
+     * learnt is compared with it. With {@code --room-crowd-kill-at} S the shell command {@code --room-crowd-kill} runs S
+     * s after the opening, during the joins, and {@code --room-crowd-restart} {@code --room-crowd-restart-after} s
+     * later. A 5xx or no answer, more than 4 requests per shopper to the instances (by the pages' count or by the
+     * instances'), a place that is not the draw's, a page that asks the instances in the tail after its first 30 s, or
+     * an audit that is not consistent fails the round.
      */
     private void roomCrowd() throws Exception {
         int count = intOption("room-crowd", 20_000);
         int stock = intOption("room-crowd-stock", 500);
         int rate = intOption("room-rate", 20);
         int window = intOption("room-crowd-window", 60);
-        int hold = intOption("room-crowd-hold", 60);
+        int lead = intOption("room-crowd-lead", 60);
+        int early = count * intOption("room-crowd-early", 25) / 100;
+        int hold = intOption("room-crowd-hold", 300);
+        int tail = intOption("room-crowd-tail", 600);
         int threads = intOption("room-crowd-threads", 64);
-        long[] pids = Arrays.stream(option("pids", "").split(",")).filter(p -> !p.isBlank()).mapToLong(Long::parseLong)
-                .toArray();
-        clockTicksPerSecond();
+        int killAt = intOption("room-crowd-kill-at", -1);
+        int restartAfter = intOption("room-crowd-restart-after", 20);
+        Map<String, Path> cgroups = new TreeMap<>();
+        for (String pair : option("cgroups", "").split(",")) {
+            if (pair.contains("=")) {
+                cgroups.put(pair.substring(0, pair.indexOf('=')), Path.of(pair.substring(pair.indexOf('=') + 1)));
+            }
+        }
         List<String> tokens = new ArrayList<>();
         while (tokens.size() < count) {
             tokens.addAll(mint(Math.min(10_000, count - tokens.size())));
         }
-        Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(5);
+        Instant opens = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(lead + 1);
         long voucher = createVoucher(stock, opens, opens.plus(Duration.ofHours(1)), 0,
                 ",\"arrivalWindow\":\"PT" + window + "S\",\"admissionsPerSecond\":" + rate);
-        long drawAt = opens.plusSeconds(window).toEpochMilli();
-        long endAt = drawAt + hold * 1_000L;
-        System.out.printf("%n[fair-start] round crowd: %d shoppers join a room over %d s, then poll for %d s; voucher %d, "
-                + "%d units, %d let in a second; %d client threads%n", count, window, hold, voucher, stock, rate, threads);
-        Group group = new Group("crowd");
+        long madeAt = System.currentTimeMillis();
+        long openAt = opens.toEpochMilli();
+        long drawAt = openAt + window * 1_000L;
+        AtomicLong endAt = new AtomicLong(drawAt + hold * 1_000L);
+        // kept from before the draw, as a shopper who checks the draw keeps it
+        String commitment = Wire.exchange(host, port, Wire.request("GET", "/vouchers/" + voucher + "/room", null, null,
+                null)).json().path("commitment").asString("");
+        System.out.printf("%n[fair-start] round crowd: voucher %d, %d units, %d let in a second, opens %s, %d s after it "
+                + "was made (inside its pre-queue); %d shoppers: %d join before the opening, %d over the first %d s of a %d s "
+                + "window; the round ends %d s after sold out; %d client threads%s%n", voucher, stock, rate, opens,
+                (openAt - madeAt) / 1_000, count, early, count - early, window * 2 / 3, window, tail, threads,
+                killAt < 0 ? "" : "; an instance killed " + killAt + " s after the opening, started " + restartAfter
+                        + " s later");
+        CrowdAnswers answers = new CrowdAnswers(host, port, openAt, drawAt);
         Map<Long, Long> boughtAt = new ConcurrentHashMap<>();
+        Map<Long, Long> placeOf = new ConcurrentHashMap<>();
+        AtomicLong placesChanged = new AtomicLong();
+        java.util.Set<Long> inTheDraw = ConcurrentHashMap.newKeySet();
+        java.util.Set<Long> joined = ConcurrentHashMap.newKeySet();
+        // pages that wait on the public state now: joined, not bought, not stopped
+        AtomicLong watching = new AtomicLong();
         java.util.concurrent.DelayQueue<Page> due = new java.util.concurrent.DelayQueue<>();
-        // Joins spread over the first two thirds of the window, as arrivals would be.
-        long joinSpan = window * 2_000L / 3;
-        for (int i = 0; i < count; i++) {
-            due.add(new Page(tokens.get(i), opens.toEpochMilli() + joinSpan * i / count, false));
+        for (int i = 0; i < early; i++) {
+            due.add(new Page(tokens.get(i), madeAt + 1_000 + (openAt - madeAt - 2_000) * i / early, "look"));
         }
-        List<Long> pollNanos = java.util.Collections.synchronizedList(new ArrayList<>());
-        AtomicLong pollsAfterDraw = new AtomicLong();
-        AtomicLong fiveHundreds = new AtomicLong();
+        long joinSpan = window * 2_000L / 3;
+        for (int i = early; i < count; i++) {
+            due.add(new Page(tokens.get(i), openAt + joinSpan * (i - early) / (count - early), "look"));
+        }
         // Pages that wait on the room's public state, as room.js does: for the draw (then each asks its place once,
         // within a spread that grows with the room), or for the places let in to reach theirs (then it asks for its
         // admission). One watcher stands for every page's look at the public state: they all get the same bytes from
         // Nginx's cache, which the instances answer about once a second whoever asks.
         java.util.concurrent.ConcurrentLinkedQueue<String> awaitingDraw = new java.util.concurrent.ConcurrentLinkedQueue<>();
         java.util.concurrent.PriorityBlockingQueue<Waiting> awaitingTurn = new java.util.concurrent.PriorityBlockingQueue<>();
-        sleepUntil(opens.toEpochMilli());
-        long[] ticksAtDraw = new long[1];
+        double[] modelledLooks = new double[CrowdAnswers.PHASES.length];
         List<Thread> clients = new ArrayList<>();
         clients.add(thread("public-state", () -> {
             java.util.Random jitter = new java.util.Random();
+            long lastLook = System.currentTimeMillis();
+            long pollAfter = 10;
             try {
-                while (System.currentTimeMillis() < endAt) {
-                    Answer answer = Wire.exchange(host, port, Wire.request("GET", "/vouchers/" + voucher + "/room/now",
-                            null, null, null));
-                    group.count("now", answer);
-                    if (answer.status() >= 500 || answer.status() == 0) {
-                        fiveHundreds.incrementAndGet();
-                    }
+                while (System.currentTimeMillis() < endAt.get()) {
+                    Answer answer = answers.send("now", Wire.request("GET", "/vouchers/" + voucher + "/room/now", null,
+                            null, null));
+                    long at = System.currentTimeMillis();
+                    // each waiting page looks every pollAfterSeconds times 1 to 1.25 (room.js's later())
+                    modelledLooks[answers.phaseOf(at)] += watching.get() * (at - lastLook) / 1000.0 / (1.125 * pollAfter);
+                    lastLook = at;
                     if (answer.status() == 200) {
                         JsonNode now = answer.json();
-                        long at = System.currentTimeMillis();
+                        pollAfter = Math.max(1, now.path("pollAfterSeconds").asLong(pollAfter));
                         if (now.path("drawn").asBoolean()) {
                             long spread = 1_000L * Math.max(1, (now.path("waiting").asLong() + 1_999) / 2_000);
                             for (String token = awaitingDraw.poll(); token != null; token = awaitingDraw.poll()) {
-                                due.add(new Page(token, at + (long) (jitter.nextDouble() * spread), true));
+                                due.add(new Page(token, at + (long) (jitter.nextDouble() * spread), "place"));
                             }
+                        }
+                        if (now.path("soldOut").asBoolean() && answers.soldOutAt == Long.MAX_VALUE) {
+                            answers.soldOutAt = at;
+                            endAt.set(at + tail * 1_000L);
                         }
                         long reached = now.path("soldOut").asBoolean() ? 0 : now.path("admittedUpTo").asLong();
                         for (Waiting next = awaitingTurn.peek(); next != null && next.place() <= reached;
                                 next = awaitingTurn.peek()) {
                             awaitingTurn.remove(next);
-                            due.add(new Page(next.token(), at + jitter.nextInt(1_000), true));
+                            due.add(new Page(next.token(), at + jitter.nextInt(1_000), "turn"));
                         }
                     }
                     Thread.sleep(250);
@@ -1118,49 +1163,49 @@ public final class FairStart {
                     while (true) {
                         Page page = due.poll(1, TimeUnit.SECONDS);
                         if (page == null) {
-                            if (System.currentTimeMillis() >= endAt) {
+                            if (System.currentTimeMillis() >= endAt.get()) {
                                 return;
                             }
                             continue;
                         }
-                        if (page.at >= endAt) {
+                        if (page.at() >= endAt.get()) {
                             continue;
                         }
-                        long start = System.nanoTime();
-                        Answer answer = page.joined
-                                ? Wire.exchange(host, port, Wire.request("GET", "/seckill/" + voucher + "/room/place",
-                                        page.token, null, null))
-                                : Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher + "/room",
-                                        page.token, null, null));
-                        long took = System.nanoTime() - start;
-                        group.count(page.joined ? "place" : "join", answer);
-                        if (answer.status() >= 500 || answer.status() == 0) {
-                            fiveHundreds.incrementAndGet();
-                        }
-                        if (page.joined && answer.atMillis() >= drawAt) {
-                            pollNanos.add(took);
-                            pollsAfterDraw.incrementAndGet();
+                        String token = page.token();
+                        Answer answer = answers.send(page.step(), page.step().equals("join")
+                                ? Wire.request("POST", "/seckill/" + voucher + "/room", token, null, null)
+                                : Wire.request("GET", "/seckill/" + voucher + "/room/place", token, null, null));
+                        boolean failed = answer.status() >= 500 || answer.status() == 0;
+                        if (page.step().equals("look") && answer.status() != 200) {
+                            // not in the room (404 not-in-waiting-room): the page joins; no answer: it looks again
+                            due.add(new Page(token, System.currentTimeMillis() + (failed ? 3_000 : 0), failed ? "look" : "join"));
+                            continue;
                         }
                         if (answer.status() != 200) {
-                            due.add(new Page(page.token, System.currentTimeMillis() + 2_000, page.joined));
+                            // the page joins again (room.js's joinAgain), or asks its place again a few seconds on
+                            due.add(new Page(token, System.currentTimeMillis() + 2_000, page.step()));
                             continue;
                         }
+                        long shopper = Tokens.shopperId(token);
                         JsonNode place = answer.json();
                         String state = place.path("state").asString();
-                        if (state.equals("admitted")) {
-                            Answer purchase = Wire.exchange(host, port, Wire.request("POST", "/seckill/" + voucher,
-                                    page.token, place.path("ticket").asString(), null));
-                            group.count("purchase", purchase);
-                            if (purchase.won()) {
-                                boughtAt.put(Tokens.shopperId(page.token), purchase.atMillis());
+                        if (joined.add(shopper)) {
+                            watching.incrementAndGet();
+                        }
+                        if (state.equals("in-the-draw")) {
+                            inTheDraw.add(shopper);
+                        } else if (place.path("place").isNumber()) {
+                            Long before = placeOf.putIfAbsent(shopper, place.path("place").asLong());
+                            if (before != null && before != place.path("place").asLong()) {
+                                placesChanged.incrementAndGet();
                             }
-                            continue;
                         }
                         switch (state) {
-                            case "in-the-draw" -> awaitingDraw.add(page.token);
-                            case "waiting", "sold-out" -> awaitingTurn.add(new Waiting(place.path("place").asLong(),
-                                    page.token));
-                            default -> { }
+                            case "admitted" -> buy(voucher, token, place.path("ticket").asString(), answers, boughtAt,
+                                    watching, due);
+                            case "in-the-draw" -> awaitingDraw.add(token);
+                            case "waiting", "sold-out" -> awaitingTurn.add(new Waiting(place.path("place").asLong(), token));
+                            default -> watching.decrementAndGet(); // its turn lapsed or was used: the page stops
                         }
                     }
                 } catch (InterruptedException e) {
@@ -1168,67 +1213,458 @@ public final class FairStart {
                 }
             }));
         }
+        if (killAt >= 0) {
+            clients.add(thread("kill", () -> {
+                try {
+                    sleepUntil(openAt + killAt * 1_000L);
+                    answers.killedAt = System.currentTimeMillis();
+                    String killed = shell(option("room-crowd-kill", "true"));
+                    System.out.printf("  killed at %+.1f s after the opening: %s%n", (answers.killedAt - openAt) / 1e3,
+                            killed);
+                    Thread.sleep(restartAfter * 1_000L);
+                    long restartedAt = System.currentTimeMillis();
+                    System.out.printf("  started again at %+.1f s: %s%n", (restartedAt - openAt) / 1e3,
+                            shell(option("room-crowd-restart", "true")));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        // What reached the instances and each container's CPU, every 2 s until half a minute after sold out, then
+        // every 10 s (each reading is a request to each instance and costs it a little CPU itself).
+        Tally tally = new Tally();
+        List<Sample> timeline = java.util.Collections.synchronizedList(new ArrayList<>());
+        Runnable sample = () -> {
+            for (int instance : instancePorts()) {
+                Map<String, Double> meters = roomMeters(instance, voucher);
+                if (meters != null) {
+                    tally.read("instance " + instance, meters, meters.remove("started"));
+                }
+            }
+            cgroups.forEach((name, file) -> {
+                Double nanos = cpuNanos(file);
+                if (nanos != null) {
+                    tally.read(name, Map.of("cpu " + name, nanos), 0);
+                }
+            });
+            Map<String, Long> pages = new TreeMap<>();
+            for (String kind : CrowdAnswers.KINDS) {
+                pages.put(kind, answers.all.requests(kind));
+            }
+            timeline.add(new Sample(System.currentTimeMillis(), tally.totals(), pages));
+        };
+        sample.run();
+        clients.add(thread("meters", () -> {
+            try {
+                while (System.currentTimeMillis() < endAt.get()) {
+                    Thread.sleep(System.currentTimeMillis() < answers.soldOutAt + 30_000 ? 2_000 : 10_000);
+                    sample.run();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
         clients.forEach(Thread::start);
         sleepUntil(drawAt);
-        ticksAtDraw[0] = pids.length == 0 ? 0 : ticks(pids);
-        long drawNanos = System.nanoTime();
         long letInAtDraw = live(voucher).path("room").path("letIn").asLong();
-        // The places let in, second by second, as the dashboard sees them.
+        // The places let in, second by second, as the dashboard sees them, until sold out.
         List<Long> letIn = new ArrayList<>();
         List<Long> letInAt = new ArrayList<>();
-        while (System.currentTimeMillis() < endAt) {
+        while (System.currentTimeMillis() < endAt.get() && answers.soldOutAt == Long.MAX_VALUE) {
             Thread.sleep(1_000);
             letIn.add(live(voucher).path("room").path("letIn").asLong());
             letInAt.add(System.nanoTime());
         }
-        long ticks = pids.length == 0 ? 0 : ticks(pids) - ticksAtDraw[0];
-        double seconds = (System.nanoTime() - drawNanos) / 1e9;
+        while (System.currentTimeMillis() < endAt.get()) {
+            Thread.sleep(1_000);
+        }
         for (Thread client : clients) {
             client.join(TimeUnit.MINUTES.toMillis(2));
         }
+        sample.run();
+        long soldOutAt = Math.min(answers.soldOutAt, endAt.get());
         JsonNode audit = awaitAudit(voucher);
-        List<Long> sorted = new ArrayList<>(pollNanos);
-        sorted.sort(null);
-        long polls = pollsAfterDraw.get();
-        System.out.printf("  answers: %s%n", group.answersLine());
-        System.out.printf("  after the draw: %d places asked in %.0f s, %.0f a second; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-                polls, seconds, polls / seconds, percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100));
-        double perShopper = (group.requests("join") + group.requests("place") + group.requests("purchase")) / (double) count;
-        System.out.printf("  requests per shopper to the instances: %.2f (join %.2f, place %.2f, purchase %.2f); the public "
-                + "state looked at %d times by the one watcher standing for every page (Nginx's cache answers them)%n",
-                perShopper, group.requests("join") / (double) count, group.requests("place") / (double) count,
-                group.requests("purchase") / (double) count, group.requests("now"));
-        if (pids.length > 0) {
-            System.out.printf("  the instances' CPU after the draw: %d ticks of %d/s, %.0f µs a poll (purchases included)%n",
-                    ticks, TICKS_PER_SECOND[0], polls == 0 ? 0 : ticks * 1e6 / TICKS_PER_SECOND[0] / polls);
+
+        System.out.printf("  answers: %s%n", answers.all.answersLine());
+        long[] bounds = {madeAt, openAt, drawAt, soldOutAt, endAt.get()};
+        System.out.println("  by phase: the pages' requests (to the instances, and their public looks modelled), what "
+                + "reached the instances by their meters, and each container's CPU:");
+        for (int p = 0; p < CrowdAnswers.PHASES.length; p++) {
+            Sample from = sampleAt(timeline, bounds[p]);
+            Sample to = sampleAt(timeline, bounds[p + 1]);
+            double seconds = (bounds[p + 1] - bounds[p]) / 1e3;
+            System.out.printf("    %-10s %+6.0f to %+6.0f s: pages %s, public looks modelled %,.0f; instances %s; CPU %s%n",
+                    CrowdAnswers.PHASES[p], (bounds[p] - openAt) / 1e3, (bounds[p + 1] - openAt) / 1e3,
+                    answers.byPhase[p].answersLine(), modelledLooks[p], to.instancesSince(from, "cpu "),
+                    cpuLine(from, to, seconds));
         }
+        // The tail: sold-out pages look at the cached public state only; every 30 s, what reached the instances.
+        List<String> tailPages = new ArrayList<>();
+        List<String> tailInstances = new ArrayList<>();
+        long lateRequests = 0;
+        for (long at = soldOutAt; at < endAt.get(); at += 30_000) {
+            Sample from = sampleAt(timeline, at);
+            Sample to = sampleAt(timeline, Math.min(at + 30_000, endAt.get()));
+            long pages = to.pagesToInstances() - from.pagesToInstances();
+            lateRequests += at > soldOutAt ? pages : 0;
+            tailPages.add(Long.toString(pages));
+            tailInstances.add(String.format(Locale.ROOT, "%.0f+%.0f", to.instance("place") + to.instance("purchase")
+                    - from.instance("place") - from.instance("purchase"), to.instance("now") - from.instance("now")));
+        }
+        System.out.printf("  the tail after sold out, each 30 s: the pages' requests to the instances %s; by the "
+                + "instances' meters, places and purchases + public state %s%n", tailPages, tailInstances);
+        Sample first = timeline.get(0);
+        Sample last = timeline.get(timeline.size() - 1);
+        long pageRequests = last.pagesToInstances() - first.pagesToInstances();
+        // The joins are not observed by the instances (POST /seckill/... is left out of http.server.requests, as the
+        // purchase is): the pages' count stands for them, and Nginx's log (scripts/fair-start) shows any sent twice.
+        long joins = answers.all.requests("join");
+        double instanceRequests = joins;
+        for (String kind : List.of("place", "purchase", "now")) {
+            instanceRequests += last.instance(kind) - first.instance(kind);
+        }
+        double perShopper = pageRequests / (double) count;
+        System.out.printf(Locale.ROOT, "  requests per shopper to the instances: %.2f by the pages (%s); %.2f by the "
+                        + "instances' meters (the place's route %.0f for the pages' %d looks, places and turns; purchases "
+                        + "%.0f for their %d; the public state %.0f; and the pages' %d joins, which no meter counts)%n",
+                perShopper, CrowdAnswers.KINDS.stream().filter(k -> !k.equals("now"))
+                        .map(k -> String.format(Locale.ROOT, "%s %.3f", k, answers.all.requests(k) / (double) count))
+                        .collect(Collectors.joining(", ")),
+                instanceRequests / count, last.instance("place") - first.instance("place"),
+                answers.all.requests("look") + answers.all.requests("place") + answers.all.requests("turn"),
+                last.instance("purchase") - first.instance("purchase"), answers.all.requests("purchase"),
+                last.instance("now") - first.instance("now"), joins);
+        double modelled = Arrays.stream(modelledLooks).sum();
+        System.out.printf(Locale.ROOT, "  the public state: the pages would look %,.0f times (%.1f a shopper), the one "
+                        + "watcher looked %d times, %.0f reached the instances (%.4f a shopper)%n", modelled,
+                modelled / count, answers.all.requests("now"), last.instance("now") - first.instance("now"),
+                (last.instance("now") - first.instance("now")) / count);
+        System.out.println("  latency through Nginx, client side (ms):");
+        for (String kind : CrowdAnswers.KINDS) {
+            List<Long> sorted = new ArrayList<>(answers.nanos.getOrDefault(kind, List.of()));
+            sorted.sort(null);
+            System.out.printf(Locale.ROOT, "    %-8s %7d  p50 %7.1f  p99 %7.1f  max %7.1f%n", kind, sorted.size(),
+                    percentile(sorted, 50), percentile(sorted, 99), percentile(sorted, 100));
+        }
+        long placesAsked = answers.all.requests("place") + answers.all.requests("turn");
+        double admissions = Math.max(1, soldOutAt - drawAt) / 1e3;
+        System.out.printf("  from the draw to sold out (%.1f s): %d places asked, %.0f a second%s%n", admissions,
+                placesAsked, placesAsked / admissions, cgroups.isEmpty() ? "" : String.format(Locale.ROOT,
+                        "; the instances' CPU %.2f ms a place asked (purchases included)",
+                        (sampleAt(timeline, soldOutAt).cpuOf("app") - sampleAt(timeline, drawAt).cpuOf("app")) / 1e6
+                                / Math.max(1, placesAsked)));
         System.out.printf("  places let in: %d at the draw, then each second %s%n", letInAtDraw, letIn);
         // The rate while places were let in: from the first reading to the first that found every unit let in.
         int full = letIn.indexOf((long) stock);
-        int last = full < 0 ? letIn.size() - 1 : full;
-        if (last > 0) {
-            double span = (letInAt.get(last) - letInAt.get(0)) / 1e9;
+        int lastRead = full < 0 ? letIn.size() - 1 : full;
+        if (lastRead > 0) {
+            double span = (letInAt.get(lastRead) - letInAt.get(0)) / 1e9;
             System.out.printf("  admission rate: %.1f places a second over %.1f s (the voucher's: %d)%n",
-                    (letIn.get(last) - letIn.get(0)) / span, span, rate);
+                    (letIn.get(lastRead) - letIn.get(0)) / span, span, rate);
         }
+        if (!answers.failed.isEmpty()) {
+            System.out.printf("  5xx or no answer (first %d): %s%n", answers.failed.size(), answers.failed);
+        }
+        String draw = checkDraw(voucher, commitment, inTheDraw, placeOf, placesChanged.get());
         System.out.printf("  bought: %d; audit orders %d, oversold %d, consistent %s%n", boughtAt.size(),
                 audit.path("orders").asLong(), audit.path("oversold").asLong(), audit.path("consistent").asBoolean());
-        System.out.printf("[fair-start] SUMMARY crowd shoppers=%d requests-per-shopper=%.2f places-per-second=%.0f p99-ms=%.1f "
-                + "5xx=%d bought=%d/%d%n", count, perShopper, polls / seconds, percentile(sorted, 99), fiveHundreds.get(),
-                boughtAt.size(), stock);
-        if (perShopper > 4) {
-            failures.add(String.format("crowd: %.2f requests per shopper to the instances, more than 4", perShopper));
+        System.out.printf(Locale.ROOT, "[fair-start] SUMMARY crowd shoppers=%d early=%d kill=%s requests-per-shopper=%.2f "
+                        + "(instances' meters %.2f) public-looks=%.0f/%.0f 5xx=%d p99-ms=%s bought=%d/%d sold-out=%+.0fs "
+                        + "tail=%ds tail-requests=%d draw=%s consistent=%s%n", count, early,
+                killAt < 0 ? "no" : "+" + killAt + "s", perShopper, instanceRequests / count, modelled,
+                last.instance("now") - first.instance("now"), answers.fiveHundreds.get(),
+                CrowdAnswers.KINDS.stream().map(k -> {
+                    List<Long> sorted = new ArrayList<>(answers.nanos.getOrDefault(k, List.of()));
+                    sorted.sort(null);
+                    return String.format(Locale.ROOT, "%s:%.0f", k, percentile(sorted, 99));
+                }).collect(Collectors.joining(",")), boughtAt.size(), stock, (soldOutAt - openAt) / 1e3,
+                (endAt.get() - soldOutAt) / 1_000, lateRequests, draw, audit.path("consistent").asBoolean());
+        if (perShopper > 4 || instanceRequests / count > 4) {
+            failures.add(String.format(Locale.ROOT, "crowd: %.2f requests per shopper to the instances by the pages, "
+                    + "%.2f by the instances' meters: more than 4", perShopper, instanceRequests / count));
         }
-        if (fiveHundreds.get() > 0) {
-            failures.add("crowd: " + fiveHundreds.get() + " answers were 5xx or none");
+        if (answers.fiveHundreds.get() > 0) {
+            failures.add("crowd: " + answers.fiveHundreds.get() + " answers were 5xx or none");
         }
-        if (!audit.path("consistent").asBoolean() || audit.path("oversold").asLong() != 0) {
-            failures.add("crowd: the audit is not consistent: " + audit);
+        if (lateRequests > 0) {
+            failures.add("crowd: " + lateRequests + " requests of sold-out pages reached the instances in the tail");
+        }
+        if (!draw.equals("ok")) {
+            failures.add("crowd: the places are not the draw's: " + draw);
+        }
+        if (!audit.path("consistent").asBoolean() || audit.path("oversold").asLong() != 0
+                || audit.path("orders").asLong() != boughtAt.size()) {
+            failures.add("crowd: the audit is not consistent with " + boughtAt.size() + " bought: " + audit);
         }
     }
 
-    /** A simulated page's next request: its join, or a poll of its place, due at {@code at} (epoch ms). */
-    record Page(String token, long at, boolean joined) implements java.util.concurrent.Delayed {
+    /**
+     * The admitted page's purchase with its admission. A purchase that no instance answered leaves the admission on
+     * the page and the button enabled: the shopper clicks again (the same purchase, twice more at most). One refused
+     * {@code not-admitted} makes the page ask its place again (buy.js's room.pollNow).
+     */
+    private void buy(long voucher, String token, String ticket, CrowdAnswers answers, Map<Long, Long> boughtAt,
+            AtomicLong watching, java.util.concurrent.DelayQueue<Page> due) throws InterruptedException {
+        for (int click = 1; ; click++) {
+            Answer purchase = answers.send("purchase", Wire.request("POST", "/seckill/" + voucher, token, ticket, null));
+            if (purchase.won()) {
+                boughtAt.put(Tokens.shopperId(token), purchase.atMillis());
+                watching.decrementAndGet();
+                return;
+            }
+            if ((purchase.status() >= 500 || purchase.status() == 0) && click < 3) {
+                Thread.sleep(1_000);
+                continue;
+            }
+            if ("not-admitted".equals(purchase.code())) {
+                due.add(new Page(token, System.currentTimeMillis(), "turn"));
+            }
+            return;
+        }
+    }
+
+    /**
+     * The published draw against what the pages saw: its seed is the commitment kept before the draw; its entrants
+     * are the shoppers whose join was answered in the draw; its order is the one the seed gives them
+     * ({@link RoomLottery}, the rule scripts/room-draw checks too, which runs here as well); and every place a page
+     * learnt is its place in that order. "ok", or what differs.
+     */
+    private String checkDraw(long voucher, String commitment, java.util.Set<Long> inTheDraw, Map<Long, Long> placeOf,
+            long placesChanged) throws Exception {
+        Answer answer = Wire.exchange(host, port, Wire.request("GET", "/vouchers/" + voucher + "/room/draw", null, null,
+                null));
+        if (answer.status() != 200) {
+            return "no draw: " + answer.key();
+        }
+        JsonNode draw = answer.json();
+        String seed = draw.path("seed").asString();
+        List<String> published = new ArrayList<>();
+        draw.path("entrants").forEach(id -> published.add(id.asString()));
+        List<String> ids = inTheDraw.stream().map(id -> Long.toString(id)).toList();
+        String entrantsHash = RoomLottery.entrantsHash(ids);
+        List<String> recomputed = ids.stream()
+                .sorted(java.util.Comparator.comparingLong((String id) -> RoomLottery.number(seed, entrantsHash,
+                        Long.parseLong(id))).thenComparing(java.util.Comparator.naturalOrder()))
+                .toList();
+        Map<Long, Long> placeInDraw = new HashMap<>();
+        for (int i = 0; i < recomputed.size(); i++) {
+            placeInDraw.put(Long.parseLong(recomputed.get(i)), i + 1L);
+        }
+        long wrong = placeOf.entrySet().stream().filter(e -> !e.getValue().equals(placeInDraw.get(e.getKey()))).count();
+        List<String> problems = new ArrayList<>();
+        if (!RoomLottery.commitment(seed).equals(commitment)) {
+            problems.add("the seed is not the commitment kept before the draw");
+        }
+        if (!entrantsHash.equals(draw.path("entrantsHash").asString())) {
+            problems.add("the entrants' hash is not the joined shoppers'");
+        }
+        if (!recomputed.equals(published)) {
+            problems.add("the published order (" + published.size() + ") is not the seed's for the " + ids.size()
+                    + " who joined in the draw");
+        }
+        if (wrong > 0 || placesChanged > 0) {
+            problems.add(wrong + " places learnt are not the draw's, " + placesChanged + " changed");
+        }
+        String script = "not run (no scripts/room-draw here)";
+        if (Files.isExecutable(Path.of("scripts/room-draw"))) {
+            Process check = new ProcessBuilder("scripts/room-draw", base(), Long.toString(voucher), "--commitment",
+                    commitment).redirectErrorStream(true).start();
+            script = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip().replace("\n", "; ");
+            if (!check.waitFor(2, TimeUnit.MINUTES) || check.exitValue() != 0) {
+                problems.add("scripts/room-draw: " + script);
+            }
+        }
+        System.out.printf("  the draw: %d entrants, %d joined in it; %d places learnt by the pages, %d not the "
+                + "recomputed draw's; scripts/room-draw: %s%n", published.size(), ids.size(), placeOf.size(), wrong, script);
+        return problems.isEmpty() ? "ok" : String.join("; ", problems);
+    }
+
+    /**
+     * What round crowd's pages sent and were answered, by kind: overall and by phase (before the opening, the arrival
+     * window, the draw to sold out, the tail), with their latency and the 5xx or missing answers.
+     */
+    static final class CrowdAnswers {
+        static final String[] PHASES = {"pre-queue", "window", "admissions", "tail"};
+        /** look: the place asked when the page opens; place: once after the draw; turn: when the places let in reach it. */
+        static final List<String> KINDS = List.of("look", "join", "place", "turn", "purchase", "now");
+        final Group all = new Group("crowd");
+        final Group[] byPhase = Arrays.stream(PHASES).map(Group::new).toArray(Group[]::new);
+        final Map<String, List<Long>> nanos = new ConcurrentHashMap<>();
+        final AtomicLong fiveHundreds = new AtomicLong();
+        final List<String> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+        final String host;
+        final int port;
+        final long openAt;
+        final long drawAt;
+        volatile long soldOutAt = Long.MAX_VALUE;
+        volatile long killedAt;
+
+        CrowdAnswers(String host, int port, long openAt, long drawAt) {
+            this.host = host;
+            this.port = port;
+            this.openAt = openAt;
+            this.drawAt = drawAt;
+        }
+
+        int phaseOf(long at) {
+            return at < openAt ? 0 : at < drawAt ? 1 : at < soldOutAt ? 2 : 3;
+        }
+
+        Answer send(String kind, byte[] request) {
+            long start = System.nanoTime();
+            Answer answer = Wire.exchange(host, port, request);
+            nanos.computeIfAbsent(kind, k -> java.util.Collections.synchronizedList(new ArrayList<>()))
+                    .add(System.nanoTime() - start);
+            all.count(kind, answer);
+            byPhase[phaseOf(answer.atMillis())].count(kind, answer);
+            if (answer.status() >= 500 || answer.status() == 0) {
+                fiveHundreds.incrementAndGet();
+                if (failed.size() < 40) {
+                    failed.add(String.format(Locale.ROOT, "%s %s at %+.1f s", kind, answer.key(),
+                            (answer.atMillis() - openAt) / 1e3));
+                }
+            }
+            return answer;
+        }
+    }
+
+    /**
+     * Counters read now and then from sources that may restart (an instance killed and started again, its container's
+     * CPU accounting made anew): what each counted since its first reading, a restart's counts added from zero.
+     */
+    static final class Tally {
+        private final Map<String, Double> last = new HashMap<>();
+        private final Map<String, Double> started = new HashMap<>();
+        private final Map<String, Double> counted = new TreeMap<>();
+
+        /** @param startedAt when the source started (its counters begin at zero then), or 0 when unknown */
+        synchronized void read(String source, Map<String, Double> values, double startedAt) {
+            boolean known = started.containsKey(source);
+            Double before = started.put(source, startedAt);
+            boolean restarted = known && before != startedAt;
+            values.forEach((key, value) -> {
+                Double previous = last.put(source + " " + key, value);
+                double delta = !known ? 0 : previous == null || restarted || value < previous ? value : value - previous;
+                counted.merge(key, delta, Double::sum);
+            });
+        }
+
+        synchronized Map<String, Double> totals() {
+            return new TreeMap<>(counted);
+        }
+    }
+
+    /** One reading of round crowd: what reached the instances and the containers' CPU (ns), and the pages' requests. */
+    record Sample(long at, Map<String, Double> counted, Map<String, Long> pages) {
+
+        double instance(String kind) {
+            return counted.getOrDefault(kind, 0.0);
+        }
+
+        long pagesToInstances() {
+            return pages.entrySet().stream().filter(e -> !e.getKey().equals("now")).mapToLong(Map.Entry::getValue).sum();
+        }
+
+        /** The CPU (ns) of the containers whose name starts with {@code prefix}. */
+        double cpuOf(String prefix) {
+            return counted.entrySet().stream().filter(e -> e.getKey().startsWith("cpu " + prefix))
+                    .mapToDouble(Map.Entry::getValue).sum();
+        }
+
+        /** The instances' counts since {@code from}, by kind ("join 5000, place 0, ..."). */
+        String instancesSince(Sample from, String skip) {
+            return counted.keySet().stream().filter(k -> !k.startsWith(skip))
+                    .map(k -> String.format(Locale.ROOT, "%s %.0f", k, instance(k) - from.instance(k)))
+                    .collect(Collectors.joining(", "));
+        }
+    }
+
+    /** The first reading at or after {@code at}, else the last. */
+    private static Sample sampleAt(List<Sample> timeline, long at) {
+        synchronized (timeline) {
+            return timeline.stream().filter(s -> s.at() >= at).findFirst().orElse(timeline.get(timeline.size() - 1));
+        }
+    }
+
+    /** Each container's CPU seconds between two readings, and its share of one core over {@code seconds}. */
+    private static String cpuLine(Sample from, Sample to, double seconds) {
+        String line = to.counted().keySet().stream().filter(k -> k.startsWith("cpu "))
+                .map(k -> {
+                    double cpu = (to.instance(k) - from.instance(k)) / 1e9;
+                    return String.format(Locale.ROOT, "%s %.1f s (%.0f %%)", k.substring(4), cpu, 100 * cpu / seconds);
+                })
+                .collect(Collectors.joining(", "));
+        return line.isEmpty() ? "not read (no --cgroups)" : line;
+    }
+
+    /**
+     * One instance's requests of the room's place and public state (its http.server.requests counts), the voucher's
+     * purchases (its accepted and refused counters: POST /seckill/..., the purchase and the join, is not observed as
+     * http.server.requests), and when its JVM started, under "started"; null when it does not answer (killed, or
+     * starting).
+     */
+    private Map<String, Double> roomMeters(int instance, long voucher) {
+        HttpResponse<String> scraped;
+        try {
+            scraped = adminCall("GET", "http://127.0.0.1:" + instance + "/actuator/prometheus", null, "text/plain");
+        } catch (IllegalStateException down) {
+            return null;
+        }
+        if (scraped.statusCode() != 200) {
+            return null;
+        }
+        Map<String, Double> values = new HashMap<>(Map.of("place", 0.0, "now", 0.0, "purchase", 0.0));
+        String tag = "voucher=\"" + voucher + "\"";
+        for (String line : scraped.body().split("\n")) {
+            String kind = null;
+            if (line.startsWith("http_server_requests_seconds_count{")) {
+                kind = line.contains("uri=\"/vouchers/{voucherId}/room/now\"") ? "now"
+                        : line.contains("uri=\"/seckill/{voucherId}/room/place\"") ? "place" : null;
+            } else if ((line.startsWith("seckill_orders_accepted_total{") || line.startsWith("seckill_orders_refused_total{"))
+                    && line.contains(tag)) {
+                kind = "purchase";
+            } else if (line.startsWith("process_start_time_seconds")) {
+                kind = "started";
+            }
+            if (kind != null) {
+                values.merge(kind, Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)), Double::sum);
+            }
+        }
+        values.putIfAbsent("started", 0.0);
+        return values;
+    }
+
+    /** A container's CPU time in ns: cgroup v1's cpuacct.usage, or v2's cpu.stat usage_usec; null while it is gone. */
+    private static Double cpuNanos(Path file) {
+        try {
+            String text = Files.readString(file).strip();
+            if (file.getFileName().toString().equals("cpu.stat")) {
+                return text.lines().filter(l -> l.startsWith("usage_usec ")).findFirst()
+                        .map(l -> Double.parseDouble(l.substring(11)) * 1_000).orElse(null);
+            }
+            return Double.parseDouble(text);
+        } catch (IOException | NumberFormatException gone) {
+            return null;
+        }
+    }
+
+    /** A shell command's output (and its exit status when not 0). */
+    private static String shell(String command) {
+        try {
+            Process process = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            int status = process.waitFor();
+            return command + (out.isEmpty() ? "" : ": " + out.replace("\n", "; ")) + (status == 0 ? "" : " (exit " + status + ")");
+        } catch (IOException e) {
+            return command + ": " + e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return command + ": interrupted";
+        }
+    }
+
+    /** A simulated page's next request, due at {@code at} (epoch ms): {@code step} one of CrowdAnswers.KINDS. */
+    record Page(String token, long at, String step) implements java.util.concurrent.Delayed {
 
         @Override
         public long getDelay(TimeUnit unit) {
