@@ -175,10 +175,7 @@ class RoomStoreIT {
     @Test
     void aSpentAdmissionIsUsedWhileItsOrderStandsAndGivenBackWhenItDoesNot() {
         long voucher = 606;
-        roomOf(voucher, 2, 2, 1);
-        RoomStore.Polled admitted = poll(voucher, 1);
-        assertThat(purchase(voucher, "queue", 1, 71, admitted.ticket())).isEqualTo(0L);
-        assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+        String spent = boughtByTheFirstPlace(voucher, "queue", 71);
         assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("spent: not queued again").isZero();
 
         // The order is given up after its retries: its unit goes back and the shopper may buy again.
@@ -188,7 +185,7 @@ class RoomStoreIT {
                 VoucherKeys.attempts(voucher)), "orders", "0-1", "71", "1", "test");
         RoomStore.Polled givenBack = poll(voucher, 1);
         assertThat(givenBack.state()).isEqualTo(PlaceState.ADMITTED);
-        assertThat(givenBack.ticket()).isNotEqualTo(admitted.ticket());
+        assertThat(givenBack.ticket()).isNotEqualTo(spent);
         assertThat(givenBack.millisLeft()).isGreaterThan(50_000);
         assertThat(poll(voucher, 1).ticket()).as("given back once").isEqualTo(givenBack.ticket());
         assertThat(purchase(voucher, "queue", 1, 72, givenBack.ticket())).isEqualTo(0L);
@@ -198,10 +195,7 @@ class RoomStoreIT {
     @Test
     void aSyncOrderInFlightHoldsItsAdmissionAndOneRolledBackGivesItBack() {
         long voucher = 607;
-        roomOf(voucher, 2, 2, 1);
-        RoomStore.Polled admitted = poll(voucher, 1);
-        assertThat(purchase(voucher, "hold", 1, 81, admitted.ticket())).isEqualTo(0L);
-        assertThat(poll(voucher, 1).state()).as("its transaction still running").isEqualTo(PlaceState.ADMISSION_USED);
+        boughtByTheFirstPlace(voucher, "hold", 81); // its transaction still running
         new dev.seckill.platform.LuaScript(redisson, "stock-return.lua").evalLong(List.of(VoucherKeys.stock(voucher),
                 VoucherKeys.syncUnits(voucher), VoucherKeys.syncUnitsReturned(voucher)), "81");
         assertThat(poll(voucher, 1).state()).as("rolled back").isEqualTo(PlaceState.ADMITTED);
@@ -256,6 +250,18 @@ class RoomStoreIT {
                 .as("in the room: its place, which says closed").isEqualTo(RoomStore.JoinOutcome.ALREADY_IN);
         assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).admitted()).as("nobody more let in")
                 .isEqualTo(resumed.admitted());
+    }
+
+    /**
+     * A room of two places and two units, the first let in and buying with its admission (purchase.lua, {@code keeping}
+     * 'queue' or 'hold'), which the room then says is used: the ticket spent.
+     */
+    private static String boughtByTheFirstPlace(long voucher, String keeping, long order) {
+        roomOf(voucher, 2, 2, 1);
+        String ticket = poll(voucher, 1).ticket();
+        assertThat(purchase(voucher, keeping, 1, order, ticket)).isEqualTo(0L);
+        assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+        return ticket;
     }
 
     /** purchase.lua for one order with the room's admission as its ticket: its answer. */
