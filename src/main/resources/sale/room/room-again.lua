@@ -3,17 +3,22 @@
 -- (a page waiting on the room's public state knows its place by number) and the published draw stays as it was.
 -- KEYS[1] places   KEYS[2] late arrivals' counter   KEYS[3] shopper -> their place's member once queued again
 -- KEYS[4] places let in   KEYS[5] open admissions   KEYS[6] spent admissions   KEYS[7] shopper -> when let in
--- (all hash-tagged {voucherId})
+-- KEYS[8] buyers   KEYS[9] the room's controls (an admin may close it)   (all hash-tagged {voucherId})
 -- ARGV[1] the shopper   ARGV[2] when the room's keys expire (epoch ms)
 -- Returns the shopper's rank from 0 after the call (their place as it was when they are not let in, or let in with
--- an admission still theirs or spent), -1 when they are not in the room. So a second call changes nothing.
+-- an admission still theirs or spent, or a buyer), -1 when they are not in the room, -2 when an admin closed the
+-- room (nothing written). So a second call changes nothing.
 local member = redis.call('HGET', KEYS[3], ARGV[1]) or ARGV[1]
 local rank = redis.call('ZRANK', KEYS[1], member)
 if not rank then
   return -1
 end
-if rank >= tonumber(redis.call('GET', KEYS[4]) or '0') or redis.call('HEXISTS', KEYS[6], ARGV[1]) == 1 then
+if rank >= tonumber(redis.call('GET', KEYS[4]) or '0') or redis.call('HEXISTS', KEYS[6], ARGV[1]) == 1
+    or redis.call('SISMEMBER', KEYS[8], ARGV[1]) == 1 then
   return rank
+end
+if redis.call('HGET', KEYS[9], 'closed') == '1' then
+  return -2
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)

@@ -95,11 +95,12 @@
       clock = null;
     }
     if (view.status === 'FAILED' && room) {
-      // The room gives back the admission that bought it: a new purchase (a new key) once it shows the turn again.
+      // The room gives back the admission that bought it, or queues the shopper again if its unit went to the next
+      // place meanwhile; the room's words say which. A new purchase is a new key.
       shown = null;
       done = false;
       button.dataset.key = newKey();
-      say(order.words('FAILED') + '. Your turn is given back: buy again.', 'FAILED');
+      say(order.words('FAILED') + '.', 'FAILED');
       room.orderFailed();
       return;
     }

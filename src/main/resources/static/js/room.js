@@ -101,8 +101,9 @@
     var publicState = '/vouchers/' + encodeURIComponent(button.dataset.voucher) + '/room/now';
     var joined = false, joining = false, stopped = false, state = null, held = null, myPlace = null;
     var next = null, admission = null, busyUntil = 0, joinRetries = 0, asked = 0;
-    // The odds the shop gave this place when it last asked (the public state carries none of its own).
-    var odds = null;
+    // The odds the shop gave this place when it last asked (the public state carries none of its own); the places let in
+    // as the public state last said; whether the last order failed (the next answer says what became of the turn).
+    var odds = null, lastAdmitted = 0, afterFailure = false;
     // The room takes joins from its pre-queue's start; a page open then joins by itself, each at its own moment within
     // the pre-queue's first minute (at most half of it), so that pages left open do not all join at one instant.
     var begin = Number(button.dataset.begin), end = Number(button.dataset.end);
@@ -149,16 +150,24 @@
 
     /** What the room's public state says of this shopper's place, without asking the shop. */
     function follow(n) {
+      var before = lastAdmitted;
+      lastAdmitted = n.drawn ? n.admittedUpTo : lastAdmitted;
       if (!n.drawn) {
         render({ state: 'in-the-draw', drawAt: n.drawAt, waiting: n.waiting });
         later(watch, n.pollAfterSeconds);
+      } else if (n.admittedUpTo < before) {
+        // Fewer let in than before: a fresh sale started the room again from the front, and a place this shopper was
+        // queued again at is theirs no longer: asked again.
+        myPlace = null;
+        askPlace(Math.max(1, Math.ceil(n.waiting / 2000)));
+      } else if (myPlace != null && n.admittedUpTo >= myPlace && !n.soldOut) {
+        // Before a closed room's words: an admission given before the close stays good.
+        askPlace(1);
       } else if (n.closed) {
         render({ state: 'room-closed', place: myPlace, waiting: n.waiting });
       } else if (myPlace == null) {
         // The draw is done: the place, once, each page at its own moment within a spread that grows with the room.
         askPlace(Math.max(1, Math.ceil(n.waiting / 2000)));
-      } else if (n.admittedUpTo >= myPlace && !n.soldOut) {
-        askPlace(1);
       } else if (n.soldOut) {
         render({ state: 'sold-out', place: myPlace, waiting: n.waiting });
         later(watch, n.pollAfterSeconds);
@@ -211,6 +220,11 @@
         show('In the draw: places are drawn at ' + CLOCK.format(new Date(p.drawAt)) + ' (' + NUMBER.format(p.waiting)
           + ' in the room)', 'Everyone who joins before then gets a place by the lottery below, however fast they clicked.',
           p.state);
+      } else if (p.state === 'waiting' && afterFailure) {
+        // The failed order's unit went to the next place before the turn could be given back: queued again.
+        endAdmission();
+        show('Your order failed, and its unit went to the next place: you are queued again, ' + ordinal(p.place),
+          NUMBER.format(p.ahead) + ' ahead of you · ' + NUMBER.format(p.waiting) + ' in the room', p.state);
       } else if (p.state === 'waiting' && p.paused) {
         endAdmission();
         show('You are ' + ordinal(p.place) + ' · the shop paused the room',
@@ -231,7 +245,8 @@
         show('You are ' + ordinal(p.place) + (p.etaSeconds != null ? ' · ' + about(p.etaSeconds) : ''),
           NUMBER.format(p.ahead) + ' ahead of you · ' + NUMBER.format(p.waiting) + ' in the room', p.state);
       } else if (p.state === 'admitted') {
-        show('Your turn: buy now', 'You were ' + ordinal(p.place) + ' in the room.', p.state);
+        show(afterFailure ? 'Your order failed, and your turn is given back: buy now' : 'Your turn: buy now',
+          'You were ' + ordinal(p.place) + ' in the room.', p.state);
         held = p.ticket;
         if (admission) {
           admission.stop();
@@ -266,6 +281,7 @@
         show('All units are taken; if an unpaid order expires, places move on',
           p.place ? 'You are ' + ordinal(p.place) + ' of ' + NUMBER.format(p.waiting) + ' in the room.' : '', p.state);
       }
+      afterFailure = false;
       refresh();
     }
 
@@ -456,6 +472,7 @@
       orderFailed: function () {
         stopped = false;
         joined = true;
+        afterFailure = true;
         askPlace(0);
       },
       /** Bought (or an order is there already): the room has nothing more to say. */

@@ -239,8 +239,8 @@ class WaitingRoomBrowserIT {
                     + "NOW(3))", poison, shopperId(page), voucher);
             button.click();
             ShopBehindNginx.awaitStatus(page, "FAILED", Duration.ofSeconds(40));
-            assertThat(page.find("#order-status").getText()).endsWith("Your turn is given back: buy again.");
             page.await(Duration.ofSeconds(10)).until(driver -> "Buy now".equals(button.getText()) && button.isEnabled());
+            assertThat(page.find("#room-place").getText()).isEqualTo("Your order failed, and your turn is given back: buy now");
             db.update("DELETE FROM voucher_order WHERE id = ?", poison);
             button.click();
             ShopBehindNginx.awaitStatus(page, "AWAITING_PAYMENT", Duration.ofSeconds(20));

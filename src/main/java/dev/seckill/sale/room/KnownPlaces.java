@@ -68,7 +68,9 @@ class KnownPlaces {
     /** A poll's answer from Redis: the shopper's rank once waiting or sold out, and the room's numbers it carries. */
     void polled(long voucherId, long shopperId, RoomStore.Polled polled) {
         if (polled.state() == PlaceState.WAITING || polled.state() == PlaceState.SOLD_OUT) {
-            ranks.put(new Seat(voucherId, shopperId), polled.rank());
+            if (!polled.queuedAgain()) {
+                ranks.put(new Seat(voucherId, shopperId), polled.rank());
+            }
             room(voucherId, polled);
         }
     }
@@ -96,8 +98,6 @@ class KnownPlaces {
     /** A fresh sale lets the places in again from the front: nothing read before it holds. */
     void forget(long voucherId) {
         rooms.invalidate(voucherId);
-        // the places of shoppers queued again are gone: each is back at the place they were drawn or arrived at
-        ranks.asMap().keySet().removeIf(seat -> seat.voucherId() == voucherId);
     }
 
     private void room(long voucherId, RoomStore.Polled polled) {

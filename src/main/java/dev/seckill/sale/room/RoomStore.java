@@ -32,10 +32,11 @@ class RoomStore {
      * What a poll found; {@code rank} from 0 (-1: none yet), {@code stock} -1 when its counter is not in Redis,
      * {@code held} the units open admissions hold (told to a waiting place only, else 0); {@code rate} the places a
      * second an admin set (0: the voucher's own), {@code paused} whether an admin paused the room, {@code spent} the
-     * admissions spent on orders that stand (told with {@code held}).
+     * admissions spent on orders that stand (told with {@code held}), {@code queuedAgain} whether the shopper's place is
+     * one they were queued again at (a fresh sale takes it back: not a rank to remember).
      */
     record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft,
-            long held, int rate, boolean paused, long spent) {
+            long held, int rate, boolean paused, long spent, boolean queuedAgain) {
     }
 
     /** What an admin set of a room: paused, closed, its rate (0: the voucher's own). */
@@ -125,27 +126,28 @@ class RoomStore {
                 VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId),
                 VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomSpent(voucherId), VoucherKeys.buyers(voucherId),
                 VoucherKeys.syncUnits(voucherId), VoucherKeys.syncUnitsReturned(voucherId),
-                VoucherKeys.roomControl(voucherId));
+                VoucherKeys.roomControl(voucherId), VoucherKeys.roomLate(voucherId));
     }
 
     /**
      * A shopper whose admission ran out unused queues again behind everyone ({@code room-again.lua}); anyone else keeps
      * the place they have.
      *
-     * @return the shopper's rank from 0 after the call; -1 when they are not in the room
+     * @return the shopper's rank from 0 after the call; -1 when they are not in the room, -2 when an admin closed it
      */
     long queueAgain(long voucherId, long shopperId, Instant keysExpireAt) {
         return again.evalLong(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomLate(voucherId),
                 VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomAdmitted(voucherId),
                 VoucherKeys.roomOpenAdmissions(voucherId), VoucherKeys.roomSpent(voucherId),
-                VoucherKeys.roomAdmittedAt(voucherId)), Long.toString(shopperId), keysExpireAt.toEpochMilli());
+                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.buyers(voucherId), VoucherKeys.roomControl(voucherId)),
+                Long.toString(shopperId), keysExpireAt.toEpochMilli());
     }
 
     private static Polled polled(List<Object> answer) {
         long flags = number(answer, 9);
         return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
                 number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6),
-                number(answer, 7), (int) number(answer, 8), (flags & 1) != 0, number(answer, 10));
+                number(answer, 7), (int) number(answer, 8), (flags & 1) != 0, number(answer, 10), (flags & 4) != 0);
     }
 
     /** What an admin set of the room. */
@@ -231,10 +233,10 @@ class RoomStore {
      * The places, the draw and the late arrivals stay, so the published order still holds.
      */
     void restartAdmissions(long voucherId) {
-        restart.evalLong(List.of(VoucherKeys.roomPlaces(voucherId), VoucherKeys.roomRequeued(voucherId),
-                VoucherKeys.roomAdmitted(voucherId), VoucherKeys.roomNextBatch(voucherId),
-                VoucherKeys.roomAdmittedAt(voucherId), VoucherKeys.roomOpenAdmissions(voucherId),
-                VoucherKeys.roomSpent(voucherId)));
+        restart.evalLong(List.of(VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomAdmitted(voucherId),
+                VoucherKeys.roomNextBatch(voucherId), VoucherKeys.roomAdmittedAt(voucherId),
+                VoucherKeys.roomOpenAdmissions(voucherId), VoucherKeys.roomSpent(voucherId),
+                VoucherKeys.roomControl(voucherId)));
     }
 
     private static long number(List<Object> answer, int index) {

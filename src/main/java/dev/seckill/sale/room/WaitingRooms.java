@@ -120,7 +120,9 @@ public class WaitingRooms {
         if (!place.state().equals(name(PlaceState.ADMISSION_LAPSED))) {
             return place;
         }
-        store.queueAgain(voucherId, shopperId, keysExpireAt(window));
+        if (store.queueAgain(voucherId, shopperId, keysExpireAt(window)) == -2) {
+            throw new Refusal(Reason.ROOM_CLOSED);
+        }
         return poll(shopperId, voucherId, window, room, now);
     }
 
@@ -321,10 +323,12 @@ public class WaitingRooms {
         long free = Math.max(0, numbers.stock() - numbers.held());
         boolean likely = ahead < free && !numbers.paused();
         long eta = (long) Math.ceil((ahead + 1) / (double) rate(numbers.rate(), room));
-        Double odds = ahead < free ? null : RoomOdds.ofATurn(numbers.stock(), numbers.held(), ahead,
+        Double odds = ahead < free || numbers.stock() < 0 ? null : RoomOdds.ofATurn(numbers.stock(), numbers.held(), ahead,
                 admitted - numbers.held(), numbers.spent());
-        // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it.
-        long after = Math.min(MAX_POLL_AFTER_SECONDS, Math.max(pollAfter, eta / 5));
+        // Far back in the queue: a fifth of the wait, so a large room's polls do not grow with it; never longer than half
+        // the presence window, since an admin may raise the rate (the page waits on the public state meanwhile).
+        long longest = Math.max(pollAfter, Math.min(MAX_POLL_AFTER_SECONDS, settings.presence().toSeconds() / 2));
+        long after = Math.min(longest, Math.max(pollAfter, eta / 5));
         return new RoomPlace(name(PlaceState.WAITING), rank + 1, ahead, admitted, numbers.size(), likely ? eta : null,
                 free, ahead < free, drawAt, null, null, after, odds, numbers.paused());
     }

@@ -1,9 +1,12 @@
 package dev.seckill.sale.stream;
 
+import java.time.Duration;
+
 import dev.seckill.salestate.OrderStates;
 
 import dev.seckill.salestate.QueuedOrder;
 
+import dev.seckill.sale.room.RoomSettings;
 import dev.seckill.salestate.VoucherKeys;
 
 import dev.seckill.platform.LuaScript;
@@ -18,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.redisson.api.RStream;
 import org.redisson.api.RedissonClient;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.redisson.api.stream.AutoClaimResult;
 import org.redisson.api.stream.StreamCreateGroupArgs;
 import org.redisson.api.stream.StreamMessageId;
@@ -43,11 +47,25 @@ public class OrderStream implements ConsumerStream {
     private final LuaScript ack;
     private final LuaScript fail;
     private final LuaScript failDuplicate;
+    /** An admission's lifetime in ms, for the fail script's give-back ('' for none). */
+    private final String admissionLifetime;
 
+    /** Without a waiting room's admission lifetime: an admission a given-up order spent is given back by the room. */
     public OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states) {
+        this(redisson, settings, states, (Duration) null);
+    }
+
+    @Autowired
+    OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states, RoomSettings rooms) {
+        this(redisson, settings, states, rooms.admissionLifetime());
+    }
+
+    private OrderStream(RedissonClient redisson, StreamSettings settings, OrderStates states,
+            Duration admissionLifetime) {
         this.redisson = redisson;
         this.settings = settings;
         this.states = states;
+        this.admissionLifetime = admissionLifetime == null ? "" : Long.toString(admissionLifetime.toMillis());
         this.ack = new LuaScript(redisson, "sale/stream/seckill-ack.lua");
         this.fail = new LuaScript(redisson, "sale/stream/seckill-fail.lua");
         this.failDuplicate = new LuaScript(redisson, "sale/stream/seckill-fail-duplicate.lua");
@@ -131,9 +149,10 @@ public class OrderStream implements ConsumerStream {
     public boolean giveUp(QueuedOrder order, String reason) {
         long v = order.voucherId();
         return fail.evalLong(List.of(VoucherKeys.stock(v), VoucherKeys.buyers(v), VoucherKeys.orders(v),
-                VoucherKeys.pending(v), VoucherKeys.failed(v), VoucherKeys.deadLetters(v), VoucherKeys.attempts(v)),
+                VoucherKeys.pending(v), VoucherKeys.failed(v), VoucherKeys.deadLetters(v), VoucherKeys.attempts(v),
+                VoucherKeys.roomSpent(v), VoucherKeys.roomOpenAdmissions(v), VoucherKeys.roomAdmittedAt(v)),
                 settings.group(), order.messageId(), Long.toString(order.orderId()), Long.toString(order.shopperId()),
-                reason) == 1;
+                reason, admissionLifetime) == 1;
     }
 
     @Override

@@ -178,11 +178,12 @@ class RoomStoreIT {
         String spent = boughtByTheFirstPlace(voucher, "queue", 71);
         assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).as("spent: not queued again").isZero();
 
-        // The order is given up after its retries: its unit goes back and the shopper may buy again.
-        new dev.seckill.platform.LuaScript(redisson, "sale/stream/seckill-fail.lua").evalLong(List.of(
-                VoucherKeys.stock(voucher), VoucherKeys.buyers(voucher), VoucherKeys.orders(voucher),
-                VoucherKeys.pending(voucher), VoucherKeys.failed(voucher), VoucherKeys.deadLetters(voucher),
-                VoucherKeys.attempts(voucher)), "orders", "0-1", "71", "1", "test");
+        // The order is given up after its retries: its unit goes back, the shopper may buy again, and the fail script,
+        // knowing the admission's lifetime, gives the admission back in the same step: the next batch cannot take the
+        // unit for the second place.
+        givenUp(voucher, 71, 1, "60000");
+        redisson.getBucket(VoucherKeys.roomNextBatch(voucher), StringCodec.INSTANCE).delete();
+        assertThat(poll(voucher, 3).state()).as("the unit is the first place's again").isEqualTo(PlaceState.WAITING);
         RoomStore.Polled givenBack = poll(voucher, 1);
         assertThat(givenBack.state()).isEqualTo(PlaceState.ADMITTED);
         assertThat(givenBack.ticket()).isNotEqualTo(spent);
@@ -190,6 +191,41 @@ class RoomStoreIT {
         assertThat(poll(voucher, 1).ticket()).as("given back once").isEqualTo(givenBack.ticket());
         assertThat(purchase(voucher, "queue", 1, 72, givenBack.ticket())).isEqualTo(0L);
         assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+    }
+
+    @Test
+    void aShopperWhoseFailedOrdersUnitWentToTheNextPlaceQueuesAgainBehindEveryone() {
+        long voucher = 608;
+        boughtByTheFirstPlace(voucher, "queue", 91);
+        // Given up by a stream that leaves the admission to the room; a batch lets the second place in on the unit first.
+        givenUp(voucher, 91, 1, "");
+        redisson.getBucket(VoucherKeys.roomNextBatch(voucher), StringCodec.INSTANCE).delete();
+        assertThat(poll(voucher, 3).state()).isEqualTo(PlaceState.ADMITTED);
+        RoomStore.Polled first = poll(voucher, 1);
+        assertThat(first.state()).as("%s", first).isEqualTo(PlaceState.WAITING);
+        assertThat(first.rank()).as("behind the three places").isEqualTo(3);
+        assertThat(first.queuedAgain()).isTrue();
+        assertThat(store.serving(voucher, true, pace(1), KEYS_EXPIRE).held()).as("two units, shoppers 2 and 3")
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aBuyerIsToldTheirAdmissionIsUsedAndIsNotQueuedAgainEvenWithoutItsRecord() {
+        long voucher = 609;
+        boughtByTheFirstPlace(voucher, "queue", 95);
+        redisson.getKeys().delete(VoucherKeys.roomSpent(voucher));
+        assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).isZero();
+    }
+
+    /** seckill-fail.lua gives the order up: {@code lifetime} the admission's in ms, '' to leave it to the room. */
+    private static void givenUp(long voucher, long order, long shopper, String lifetime) {
+        assertThat(new dev.seckill.platform.LuaScript(redisson, "sale/stream/seckill-fail.lua").evalLong(List.of(
+                VoucherKeys.stock(voucher), VoucherKeys.buyers(voucher), VoucherKeys.orders(voucher),
+                VoucherKeys.pending(voucher), VoucherKeys.failed(voucher), VoucherKeys.deadLetters(voucher),
+                VoucherKeys.attempts(voucher), VoucherKeys.roomSpent(voucher), VoucherKeys.roomOpenAdmissions(voucher),
+                VoucherKeys.roomAdmittedAt(voucher)), "orders", "0-1", Long.toString(order), Long.toString(shopper),
+                "test", lifetime)).as("compensated").isEqualTo(1);
     }
 
     @Test
@@ -219,7 +255,14 @@ class RoomStoreIT {
         RoomStore.Polled again = poll(voucher, 2, pace);
         assertThat(again.state()).isEqualTo(PlaceState.ADMITTED);
         assertThat(again.ticket()).as("a ticket of this admission").isNotEqualTo(earlier);
-        assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).size()).isEqualTo(3);
+        // The place shopper 1 was queued again at stays, so that no place behind it moves, and lets nobody in.
+        RoomStore.Pace everyone = new RoomStore.Pace(10, Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofMinutes(1));
+        redisson.getBucket(VoucherKeys.roomNextBatch(voucher), StringCodec.INSTANCE).delete();
+        redisson.getBucket(VoucherKeys.stock(voucher), StringCodec.INSTANCE).set("10");
+        RoomStore.Polled all = store.serving(voucher, true, everyone, KEYS_EXPIRE);
+        assertThat(all.size()).isEqualTo(4);
+        assertThat(all.admitted()).isEqualTo(4);
+        assertThat(all.held()).as("three shoppers, one admission each").isEqualTo(3);
     }
 
     @Test
@@ -250,14 +293,18 @@ class RoomStoreIT {
                 .as("in the room: its place, which says closed").isEqualTo(RoomStore.JoinOutcome.ALREADY_IN);
         assertThat(store.serving(voucher, true, pace, KEYS_EXPIRE).admitted()).as("nobody more let in")
                 .isEqualTo(resumed.admitted());
+        redisson.getMap(VoucherKeys.roomOpenAdmissions(voucher)).delete();
+        redisson.getKeys().delete(VoucherKeys.ticket(voucher, 2), VoucherKeys.ticket(voucher, 3));
+        assertThat(store.queueAgain(voucher, 2, KEYS_EXPIRE)).as("lapsed, in a closed room").isEqualTo(-2);
     }
 
     /**
-     * A room of two places and two units, the first let in and buying with its admission (purchase.lua, {@code keeping}
-     * 'queue' or 'hold'), which the room then says is used: the ticket spent.
+     * A room of three places and two units, the first two let in (the second never looks, holding a unit), the first
+     * buying with its admission (purchase.lua, {@code keeping} 'queue' or 'hold'), which the room then says is used:
+     * the ticket spent.
      */
     private static String boughtByTheFirstPlace(long voucher, String keeping, long order) {
-        roomOf(voucher, 2, 2, 1);
+        roomOf(voucher, 2, 3, 2);
         String ticket = poll(voucher, 1).ticket();
         assertThat(purchase(voucher, keeping, 1, order, ticket)).isEqualTo(0L);
         assertThat(poll(voucher, 1).state()).isEqualTo(PlaceState.ADMISSION_USED);
