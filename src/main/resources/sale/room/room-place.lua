@@ -12,8 +12,6 @@
 -- KEYS[12] spent admissions: shopper -> the order it bought (purchase.lua)   KEYS[13] buyers
 -- KEYS[14] sync units in flight: order -> ...   KEYS[15] sync units the sweeper returned (order may still commit)
 -- KEYS[16] the room's controls, set by an admin (RoomStore.control): paused '1', rate (places a second), closed '1'
--- KEYS[17] late arrivals' counter (room-join.lua): a shopper whose failed order's unit went to another place is queued
--- again behind everyone, as a late arrival
 -- ARGV[1] the shopper, or '' for the room's public state (what every page waits on: it lets batches in as a shopper's
 -- poll does, and answers {1 or 2 or 5, -1, admitted, size, stock, '', 0, held})   ARGV[2] '1' when the caller's
 -- clock says the arrival window has closed   ARGV[3] batch size
@@ -32,15 +30,17 @@
 -- state 7: the shopper polled more than their limit in this window (ms left: until the window ends), nothing read;
 -- state 8: an admin closed the room: nobody more is let in (an admission given before stays good).
 -- Every answer ends with the rate an admin set (0: the voucher's), the flags (1 paused, 2 closed by an admin; 4 the
--- shopper's place is one they were queued again at, which a fresh sale takes back) and, told to
+-- shopper's place is one they were queued again at, which a fresh sale takes back; 8 with state 4: the admission's
+-- order failed and its unit went to another place, so the caller queues the shopper again, room-again.lua) and, told to
 -- a waiting place, how many admissions were spent on orders that stand or are on their way (the room's buyers so far,
 -- from which a place far back is told its odds).
 local control = redis.call('HMGET', KEYS[16], 'paused', 'rate', 'closed')
 local paused, closed, rate = control[1] == '1', control[3] == '1', tonumber(control[2] or '0')
 local requeuedAt = ARGV[1] ~= '' and redis.call('HGET', KEYS[11], ARGV[1])
+local unitTaken = false
 local function answer(state, rank, admitted, size, stock, ticket, left, held, spent)
   return {state, rank, admitted, size, stock, ticket, left, held, rate,
-    (paused and 1 or 0) + (closed and 2 or 0) + (requeuedAt and 4 or 0), spent or 0}
+    (paused and 1 or 0) + (closed and 2 or 0) + (requeuedAt and 4 or 0) + (unitTaken and 8 or 0), spent or 0}
 end
 local public = ARGV[1] == ''
 if not public then
@@ -142,7 +142,8 @@ if order then
   -- The order the admission bought did not stand (given up after its retries, or its transaction rolled back) and
   -- its unit went back on sale: the admission is given back whole, held for its lifetime from now, if that unit is
   -- still free (the async path gives it back as it gives the order up, seckill-fail.lua; this is the sync path's, and
-  -- any that missed it). If the room let another place in on it meanwhile, the shopper queues again behind everyone.
+  -- any that missed it). If the room let another place in on it meanwhile, it has run out, and the caller queues the
+  -- shopper again behind everyone.
   redis.call('HDEL', KEYS[12], ARGV[1])
   if stock - redis.call('ZCOUNT', KEYS[8], now + 1, '+inf') > 0 then
     redis.call('HSET', KEYS[5], ARGV[1], now)
@@ -153,16 +154,8 @@ if order then
     end
     return answer(3, rank, admitted, size, stock, ARGV[6], lifetime, 0)
   end
-  local arrival = redis.call('INCR', KEYS[17])
-  requeuedAt = ARGV[1] .. '#' .. arrival
-  redis.call('ZADD', KEYS[1], string.format('%.0f', 4503599627370496 + arrival), requeuedAt)
-  redis.call('HSET', KEYS[11], ARGV[1], requeuedAt)
-  redis.call('HDEL', KEYS[5], ARGV[1])
-  for _, key in ipairs({KEYS[1], KEYS[11], KEYS[17]}) do
-    redis.call('PEXPIREAT', key, ARGV[7])
-  end
-  return answer(2, redis.call('ZRANK', KEYS[1], requeuedAt), admitted, size + 1, stock, '', 0,
-    redis.call('ZCOUNT', KEYS[8], now + 1, '+inf'), redis.call('HLEN', KEYS[12]))
+  unitTaken = true
+  return answer(4, rank, admitted, size, stock, '', 0, 0)
 end
 -- A buyer whose admission's record is gone (bought before it was kept, or it expired): used all the same.
 if redis.call('SISMEMBER', KEYS[13], ARGV[1]) == 1 then

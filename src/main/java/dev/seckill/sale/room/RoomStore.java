@@ -33,10 +33,12 @@ class RoomStore {
      * {@code held} the units open admissions hold (told to a waiting place only, else 0); {@code rate} the places a
      * second an admin set (0: the voucher's own), {@code paused} whether an admin paused the room, {@code spent} the
      * admissions spent on orders that stand (told with {@code held}), {@code queuedAgain} whether the shopper's place is
-     * one they were queued again at (a fresh sale takes it back: not a rank to remember).
+     * one they were queued again at (a fresh sale takes it back: not a rank to remember), {@code unitTaken} with
+     * {@code ADMISSION_LAPSED}: the admission's order failed and the room let another place in on its unit, so the
+     * shopper is to be queued again ({@link #queueAgain}).
      */
     record Polled(PlaceState state, long rank, long admitted, long size, long stock, String ticket, long millisLeft,
-            long held, int rate, boolean paused, long spent, boolean queuedAgain) {
+            long held, int rate, boolean paused, long spent, boolean queuedAgain, boolean unitTaken) {
     }
 
     /** What an admin set of a room: paused, closed, its rate (0: the voucher's own). */
@@ -126,7 +128,7 @@ class RoomStore {
                 VoucherKeys.roomOpenAdmissions(voucherId), pollsKey, VoucherKeys.roomDrawn(voucherId),
                 VoucherKeys.roomRequeued(voucherId), VoucherKeys.roomSpent(voucherId), VoucherKeys.buyers(voucherId),
                 VoucherKeys.syncUnits(voucherId), VoucherKeys.syncUnitsReturned(voucherId),
-                VoucherKeys.roomControl(voucherId), VoucherKeys.roomLate(voucherId));
+                VoucherKeys.roomControl(voucherId));
     }
 
     /**
@@ -147,7 +149,8 @@ class RoomStore {
         long flags = number(answer, 9);
         return new Polled(PlaceState.values()[((Number) answer.get(0)).intValue()], number(answer, 1),
                 number(answer, 2), number(answer, 3), number(answer, 4), (String) answer.get(5), number(answer, 6),
-                number(answer, 7), (int) number(answer, 8), (flags & 1) != 0, number(answer, 10), (flags & 4) != 0);
+                number(answer, 7), (int) number(answer, 8), (flags & 1) != 0, number(answer, 10), (flags & 4) != 0,
+                (flags & 8) != 0);
     }
 
     /** What an admin set of the room. */

@@ -281,6 +281,12 @@ public class WaitingRooms {
             polled = store.poll(voucherId, shopperId, true, pace(room), tickets.newTicket(), keysExpireAt(window),
                     pollLimit);
         }
+        if (polled.unitTaken()) {
+            // Its order failed and the room let the next place in on the unit meanwhile: queued again, behind everyone.
+            store.queueAgain(voucherId, shopperId, keysExpireAt(window));
+            polled = store.poll(voucherId, shopperId, true, pace(room), tickets.newTicket(), keysExpireAt(window),
+                    pollLimit);
+        }
         known.polled(voucherId, shopperId, polled);
         if (polled.stock() < 0 && polled.state() != PlaceState.IN_THE_DRAW && polled.state() != PlaceState.NOT_IN_ROOM) {
             // Redis lost the counter: nobody in the room can buy to make the purchase path rebuild it, and the room

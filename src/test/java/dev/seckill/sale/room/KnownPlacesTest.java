@@ -18,7 +18,7 @@ class KnownPlacesTest {
     KnownPlaces known = new KnownPlaces(clock, Duration.ofSeconds(1), 1_000);
 
     static RoomStore.Polled polled(PlaceState state, long rank, long admitted, long stock) {
-        return new RoomStore.Polled(state, rank, admitted, 100, stock, "", 0, 2, 0, false, 0, false);
+        return new RoomStore.Polled(state, rank, admitted, 100, stock, "", 0, 2, 0, false, 0, false, false);
     }
 
     @Test
@@ -39,7 +39,7 @@ class KnownPlacesTest {
     @Test
     void oncePlacesLetInReachTheShopperRedisAnswersTheirTurn() {
         known.polled(ROOM, 1, polled(PlaceState.WAITING, 40, 10, 50));
-        known.served(ROOM, new RoomStore.Polled(PlaceState.WAITING, -1, 41, 100, 50, "", 0, 2, 0, false, 0, false));
+        known.served(ROOM, new RoomStore.Polled(PlaceState.WAITING, -1, 41, 100, 50, "", 0, 2, 0, false, 0, false, false));
         assertThat(known.waiting(ROOM, 1)).isNull();
     }
 
@@ -47,7 +47,7 @@ class KnownPlacesTest {
     void aSoldOutRoomIsAnsweredFromMemoryForEveryKnownShopper() {
         known.polled(ROOM, 1, polled(PlaceState.WAITING, 3, 10, 50));
         assertThat(known.waiting(ROOM, 1)).as("let in: Redis has the admission").isNull();
-        known.served(ROOM, new RoomStore.Polled(PlaceState.SOLD_OUT, -1, 10, 100, 0, "", 0, 0, 0, false, 0, false));
+        known.served(ROOM, new RoomStore.Polled(PlaceState.SOLD_OUT, -1, 10, 100, 0, "", 0, 0, 0, false, 0, false, false));
         assertThat(known.waiting(ROOM, 1).room().stock()).isZero();
     }
 

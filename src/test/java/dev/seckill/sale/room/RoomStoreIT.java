@@ -201,6 +201,10 @@ class RoomStoreIT {
         givenUp(voucher, 91, 1, "");
         redisson.getBucket(VoucherKeys.roomNextBatch(voucher), StringCodec.INSTANCE).delete();
         assertThat(poll(voucher, 3).state()).isEqualTo(PlaceState.ADMITTED);
+        RoomStore.Polled ranOut = poll(voucher, 1);
+        assertThat(ranOut.state()).as("%s", ranOut).isEqualTo(PlaceState.ADMISSION_LAPSED);
+        assertThat(ranOut.unitTaken()).as("to be queued again").isTrue();
+        assertThat(store.queueAgain(voucher, 1, KEYS_EXPIRE)).isEqualTo(3);
         RoomStore.Polled first = poll(voucher, 1);
         assertThat(first.state()).as("%s", first).isEqualTo(PlaceState.WAITING);
         assertThat(first.rank()).as("behind the three places").isEqualTo(3);
